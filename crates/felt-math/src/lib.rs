@@ -1,0 +1,3 @@
+//! Exact analysis of felt's games: side-bet enumeration, the main game's
+//! dealer probabilities and player expected values, strategy and par sheets.
+#![forbid(unsafe_code)]

@@ -1,0 +1,2 @@
+//! The `felt` command line.
+fn main() {}
