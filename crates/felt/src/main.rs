@@ -1,2 +1,40 @@
-//! The `felt` command line.
-fn main() {}
+//! The `felt` command line: list and print games, play at the terminal table,
+//! analyse and simulate.
+#![forbid(unsafe_code)]
+
+mod cmd;
+mod game_arg;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// felt: casino blackjack with side bets: play, know the exact edge, simulate.
+#[derive(Debug, Parser)]
+#[command(name = "felt", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the preset games.
+    Games,
+    /// Print the plain-language rules card of a game (a preset name or a rules file).
+    Rules(cmd::rules::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games => cmd::games::run(),
+        Command::Rules(a) => cmd::rules::run(&a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("felt: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -203,10 +203,14 @@ pub fn rules_card(r: &Rules) -> String {
 fn side_bet_card(o: &mut String, b: &SideBetRules, decks: u8) {
     let _ = writeln!(o, "{} (side bet `{}`)", b.name, b.id);
     let _ = writeln!(o, "  Reads {}.", b.kind.cards_read());
+    let amount = if b.min == b.max {
+        format!("exactly {}", b.min)
+    } else {
+        format!("{} to {} in steps of {}", b.min, b.max, b.increment)
+    };
     let _ = writeln!(
         o,
-        "  Needs a main bet on the same spot; {} to {} in steps of {}; placed before the first card.",
-        b.min, b.max, b.increment
+        "  Needs a main bet on the same spot; {amount}; placed before the first card."
     );
     if b.kind == SideBetKind::Sevens {
         let _ = writeln!(

@@ -1,0 +1,21 @@
+//! `felt games`: the presets, one a line.
+
+use anyhow::Result;
+use felt_core::presets;
+
+/// Prints each preset's name, title and side bets.
+pub fn run() -> Result<()> {
+    for name in presets::names() {
+        let r = crate::game_arg::load_game(name)?;
+        let bets: Vec<&str> = r.side_bets().iter().map(|b| b.id.as_str()).collect();
+        let bets = if bets.is_empty() {
+            "no side bet".to_string()
+        } else {
+            format!("side bets: {}", bets.join(", "))
+        };
+        println!("{name:<16} {:<30} {bets}", r.game().name);
+    }
+    println!();
+    println!("`felt rules NAME` prints a game's rules; copy games/NAME.toml to make your own.");
+    Ok(())
+}

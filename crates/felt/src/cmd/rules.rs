@@ -1,0 +1,17 @@
+//! `felt rules NAME|FILE`: the rules card.
+
+use anyhow::Result;
+
+/// Arguments of `felt rules`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A preset name (see `felt games`) or the path of a rules file.
+    pub game: String,
+}
+
+/// Prints the rules card.
+pub fn run(a: &Args) -> Result<()> {
+    let rules = crate::game_arg::load_game(&a.game)?;
+    print!("{}", felt_core::rules::rules_card(&rules));
+    Ok(())
+}
