@@ -1,0 +1,185 @@
+//! The audit of the books: what [`Store::check_books`](crate::Store::check_books) finds.
+
+use crate::model::{Account, RoundId};
+use felt_core::money::Money;
+use serde::Serialize;
+use std::fmt;
+
+/// The result of an audit of the books.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BooksReport {
+    /// How many accounts there are.
+    pub accounts: usize,
+    /// How many ledger entries (movements) there are.
+    pub entries: usize,
+    /// How many rounds there are.
+    pub rounds: usize,
+    /// Rounds begun and not ended (to replay or void).
+    pub open_rounds: Vec<RoundId>,
+    /// The sum of all postings (zero in sound books).
+    pub ledger_sum: Money,
+    /// Everything that does not add up; empty in sound books.
+    pub discrepancies: Vec<Discrepancy>,
+}
+
+impl BooksReport {
+    /// Whether the books are sound: no discrepancy at all.
+    pub fn is_sound(&self) -> bool {
+        self.discrepancies.is_empty()
+    }
+}
+
+impl fmt::Display for BooksReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} accounts, {} ledger entries, {} rounds ({} open); ledger sum {}",
+            self.accounts,
+            self.entries,
+            self.rounds,
+            self.open_rounds.len(),
+            self.ledger_sum
+        )?;
+        if self.discrepancies.is_empty() {
+            write!(f, "the books balance")
+        } else {
+            write!(f, "{} discrepancies:", self.discrepancies.len())?;
+            for d in &self.discrepancies {
+                write!(f, "\n  - {d}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// One thing that does not add up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "problem", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Discrepancy {
+    /// The postings of all entries do not sum to zero.
+    LedgerNotZero {
+        /// Their sum.
+        sum: Money,
+    },
+    /// One entry's postings do not sum to zero.
+    EntryUnbalanced {
+        /// The entry.
+        entry: i64,
+        /// The sum of its postings.
+        sum: Money,
+    },
+    /// An entry without its two postings.
+    EntryIncomplete {
+        /// The entry.
+        entry: i64,
+        /// How many postings it has.
+        postings: usize,
+    },
+    /// An account's kept balance differs from the sum of its postings.
+    BalanceMismatch {
+        /// The account.
+        account: Account,
+        /// The balance kept in the accounts table.
+        kept: Money,
+        /// The sum of its postings.
+        ledger: Money,
+    },
+    /// A player wallet or a meter is below zero.
+    NegativeBalance {
+        /// The account.
+        account: Account,
+        /// Its balance.
+        balance: Money,
+    },
+    /// Chips left on a table's felt while no round is open at that table.
+    FeltNotCleared {
+        /// The table.
+        table: String,
+        /// The chips left.
+        balance: Money,
+    },
+    /// A meter is not `seeds + contributions - awards`, or its kept counters differ from
+    /// its ledger.
+    MeterMismatch {
+        /// The meter id.
+        meter: String,
+        /// What was found.
+        detail: String,
+    },
+    /// A meter was moved by a kind other than seed, contribution or award.
+    MeterWrongKind {
+        /// The meter id.
+        meter: String,
+        /// The entry.
+        entry: i64,
+        /// Its kind.
+        kind: String,
+    },
+    /// A round that ended has steps, events or money written after its end.
+    AfterEnd {
+        /// The round.
+        round: RoundId,
+        /// What was found.
+        detail: String,
+    },
+    /// A round's seed does not hash to the hash written before its first card.
+    SeedHashMismatch {
+        /// The round.
+        round: RoundId,
+    },
+    /// A row the books cannot read (an unknown kind or status, a bad seed).
+    Unreadable {
+        /// What was found.
+        detail: String,
+    },
+}
+
+impl fmt::Display for Discrepancy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Discrepancy::LedgerNotZero { sum } => {
+                write!(
+                    f,
+                    "the ledger sums to {sum}, not 0.00: money was created or lost"
+                )
+            }
+            Discrepancy::EntryUnbalanced { entry, sum } => {
+                write!(f, "ledger entry {entry} sums to {sum}, not 0.00")
+            }
+            Discrepancy::EntryIncomplete { entry, postings } => {
+                write!(f, "ledger entry {entry} has {postings} postings, not 2")
+            }
+            Discrepancy::BalanceMismatch {
+                account,
+                kept,
+                ledger,
+            } => write!(
+                f,
+                "{account}: balance {kept} but its ledger rows sum to {ledger} (off by {})",
+                *kept - *ledger
+            ),
+            Discrepancy::NegativeBalance { account, balance } => {
+                write!(f, "{account} is below zero: {balance}")
+            }
+            Discrepancy::FeltNotCleared { table, balance } => write!(
+                f,
+                "felt {table}: {balance} in play while no round is open at the table"
+            ),
+            Discrepancy::MeterMismatch { meter, detail } => write!(f, "meter {meter}: {detail}"),
+            Discrepancy::MeterWrongKind { meter, entry, kind } => write!(
+                f,
+                "meter {meter}: ledger entry {entry} moved it as `{kind}` (only seed, \
+                 contribution and award may)"
+            ),
+            Discrepancy::AfterEnd { round, detail } => {
+                write!(f, "round {round}: {detail} after the round ended")
+            }
+            Discrepancy::SeedHashMismatch { round } => write!(
+                f,
+                "round {round}: its seed does not match the SHA-256 written before the first card"
+            ),
+            Discrepancy::Unreadable { detail } => write!(f, "unreadable row: {detail}"),
+        }
+    }
+}

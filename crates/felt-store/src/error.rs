@@ -1,0 +1,194 @@
+//! The store's errors: each says what is wrong and what to do about it.
+
+use felt_core::money::Money;
+use std::path::PathBuf;
+
+/// A boxed lower-level cause (kept out of the public API's types).
+pub type Cause = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Everything that can go wrong in the books.
+///
+/// A failed call changes nothing: its transaction is rolled back, and whatever was
+/// committed before it is still there.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The file exists but is not an SQLite database (garbage, another format, or a
+    /// database damaged beyond its header).
+    #[error(
+        "the file at {path} is not a felt database (it is not an SQLite file, or its header \
+         is damaged): move it away or restore a backup, or use --db PATH (or FELT_DB) to pick \
+         another file"
+    )]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+
+    /// The file is an SQLite database that belongs to another program.
+    #[error(
+        "the database at {path} belongs to another program ({detail}): felt will not touch it; \
+         use --db PATH (or FELT_DB) to pick another file"
+    )]
+    ForeignDatabase {
+        /// The file.
+        path: PathBuf,
+        /// What gave it away: its application id, or the tables it holds.
+        detail: String,
+    },
+
+    /// The database was written by a newer felt, with a schema this felt does not know.
+    #[error(
+        "the database at {path} was written by a newer felt (schema {found}, this felt knows \
+         {known}): upgrade felt, or use --db PATH (or FELT_DB) to pick another file"
+    )]
+    NewerSchema {
+        /// The file.
+        path: PathBuf,
+        /// The schema version found in the file.
+        found: i64,
+        /// The newest schema version this build knows.
+        known: i64,
+    },
+
+    /// Another process holds the database's write lock for longer than the busy timeout.
+    #[error(
+        "the database at {path} is locked by another process (waited {waited_ms} ms): close \
+         the other felt (or whatever program holds the file) and try again; nothing was \
+         written"
+    )]
+    Locked {
+        /// The file.
+        path: PathBuf,
+        /// How long this call waited for the lock.
+        waited_ms: u64,
+    },
+
+    /// The disk (or the database's size limit) is full.
+    #[error(
+        "the disk holding the database at {path} is full: free some space and try again; the \
+         step that failed was not written and everything before it is safe"
+    )]
+    DiskFull {
+        /// The file.
+        path: PathBuf,
+    },
+
+    /// The database cannot be written: a read-only file, directory or file system, or a
+    /// store opened read-only.
+    #[error(
+        "the database at {path} cannot be written (read-only file, directory or file system, \
+         or opened read-only): fix its permissions, or use --db PATH (or FELT_DB) to pick a \
+         writable file; nothing was written"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
+
+    /// The database file could not be opened or created at all.
+    #[error(
+        "cannot open the database at {path} ({cause}): check that the directory exists and is \
+         writable, or use --db PATH (or FELT_DB) to pick another file"
+    )]
+    CannotOpen {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: Cause,
+    },
+
+    /// The file is a felt database, but its contents are damaged or inconsistent.
+    #[error(
+        "the database at {path} is damaged ({detail}): run `felt books` to see what is wrong, \
+         and restore a backup, or use --db PATH (or FELT_DB) to start another file"
+    )]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What was found.
+        detail: String,
+    },
+
+    /// The operating system gave no data directory for this user.
+    #[error(
+        "cannot find a data directory for this user (is HOME set?): pass --db PATH or set \
+         FELT_DB to say where the books live"
+    )]
+    NoDataDir,
+
+    /// No round has this id.
+    #[error("there is no round {round} in the books: list them with `felt history`")]
+    UnknownRound {
+        /// The round id asked for.
+        round: i64,
+    },
+
+    /// A step, finish or void was asked of a round that is already finished or voided.
+    #[error(
+        "round {round} is {status}: nothing can be added to a round once it has ended (start \
+         a new round)"
+    )]
+    RoundClosed {
+        /// The round.
+        round: i64,
+        /// `finished` or `voided`.
+        status: String,
+    },
+
+    /// A movement of money that the books refuse (zero or negative amount, an account
+    /// paying itself, a kind that does not fit its accounts).
+    #[error("refused movement: {reason}; nothing was written")]
+    InvalidMovement {
+        /// Why.
+        reason: String,
+    },
+
+    /// A player wallet or a meter would go below zero.
+    #[error(
+        "{account} holds {balance} and cannot pay {amount}: deposit first (or fix the caller); \
+         nothing was written"
+    )]
+    InsufficientFunds {
+        /// The account, as shown to a user (`player alice`, `meter blazing`).
+        account: String,
+        /// Its balance before the movement.
+        balance: Money,
+        /// The amount asked.
+        amount: Money,
+    },
+
+    /// A text the books store as JSON is not JSON.
+    #[error(
+        "the {what} is not valid JSON ({detail}): this is a bug in the caller; nothing was written"
+    )]
+    InvalidJson {
+        /// Which text (`action of a step`, `event 3 of a step`, `round result`).
+        what: String,
+        /// The parser's message.
+        detail: String,
+    },
+
+    /// A name, id or other argument the books refuse.
+    #[error("{0}; nothing was written")]
+    InvalidInput(String),
+
+    /// A meter named in a call does not exist.
+    #[error("there is no progressive meter `{meter}`: create it first (with its reset value)")]
+    UnknownMeter {
+        /// The meter id.
+        meter: String,
+    },
+
+    /// Any other database failure (an I/O error, an internal error).
+    #[error("the database at {path} failed ({cause}): try again; if it persists, run `felt books` and restore a backup")]
+    Database {
+        /// The file.
+        path: PathBuf,
+        /// What the database said.
+        cause: Cause,
+    },
+}
+
+/// The store's result type.
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;

@@ -1,0 +1,173 @@
+//! felt-store: the books. A double-entry ledger in integer cents, progressive meters
+//! shared by the tables that name them, and a round journal that makes money, meters
+//! and history survive a crash at any instant.
+//!
+//! The store knows nothing of blackjack: actions and events are JSON texts the engine
+//! produced, shoes are opaque bytes, and money moves as [`Movement`]s between
+//! [`Account`]s. Each call is one transaction: a step's events and its money are
+//! written together or not at all, and a failed call changes nothing.
+//!
+//! ```
+//! use felt_core::Money;
+//! use felt_store::{Account, Movement, MovementKind, NewRound, SqliteStore, Step, Store};
+//!
+//! # fn main() -> Result<(), felt_store::StoreError> {
+//! # let dir = tempfile::tempdir().map_err(|e| felt_store::StoreError::InvalidInput(e.to_string()))?;
+//! # let path = dir.path().join("felt.db");
+//! // `felt play --db PATH`: resolve_db_path(cli) honours --db, then FELT_DB, then the
+//! // data directory.
+//! let mut books = SqliteStore::open(&path)?;
+//! books.deposit("alice", Money::cents(100_00))?;
+//! books.create_meter("blazing", Money::cents(2_000_00), &Account::house("operator"))?;
+//!
+//! let round = books.begin_round(&NewRound {
+//!     game_id: "blazing-7s".into(),
+//!     table_id: "t1".into(),
+//!     seed: [7; 32],
+//!     shoe: books.shoe("t1")?,
+//! })?;
+//! let (alice, house) = (Account::player("alice"), Account::house("t1"));
+//! books.record_step(round, &Step {
+//!     action: Some(r#"{"bet":{"spot":0,"main":"10.00","side":"1.00"}}"#.into()),
+//!     events: vec![r#"{"bet_placed":{"spot":0}}"#.into()],
+//!     movements: vec![
+//!         Movement::new(alice.clone(), house.clone(), Money::cents(10_00), MovementKind::Wager),
+//!         Movement::new(alice.clone(), Account::meter("blazing"), Money::cents(1_00),
+//!             MovementKind::Contribution),
+//!     ],
+//! })?;
+//! books.finish_round(round, &Step {
+//!     action: None,
+//!     events: vec![r#"{"settled":{"spot":0,"win":"20.00"}}"#.into()],
+//!     movements: vec![Movement::new(house, alice, Money::cents(20_00), MovementKind::Payout)],
+//! }, r#"{"net":"9.00"}"#, Some(b"shoe after round 1"))?;
+//!
+//! assert_eq!(books.balance(&Account::player("alice"))?, Money::cents(109_00));
+//! assert!(books.check_books()?.is_sound());
+//! assert!(books.unfinished_rounds()?.is_empty());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! After a crash, [`Store::unfinished_rounds`] lists the rounds begun and not ended,
+//! with their seed, shoe, actions, events and money: replay the actions on the engine
+//! and go on, or [`Store::void_round`] with [`RoundRecord::reversal`] as the refunds.
+#![forbid(unsafe_code)]
+
+mod books;
+mod error;
+mod model;
+mod path;
+pub mod sqlite;
+
+pub use books::{BooksReport, Discrepancy};
+pub use error::{Cause, Result, StoreError};
+pub use model::{
+    seed_hash, Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind,
+    MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord, MAX_NAME_LEN,
+    RECENT_AWARDS,
+};
+pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
+pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
+
+use felt_core::money::Money;
+
+/// The books, whatever holds them (SQLite today; PostgreSQL can implement the same).
+///
+/// Every writing call is one transaction: all of it is written, or none of it (the
+/// error says why). Reading calls see one consistent snapshot.
+pub trait Store {
+    /// Writes movements of money outside any round (deposits, withdrawals,
+    /// adjustments), all or none; returns their ledger entry ids.
+    fn post(&mut self, movements: &[Movement]) -> Result<Vec<i64>>;
+
+    /// Puts `amount` in `player`'s wallet from the cashier (an initial bankroll, a
+    /// buy-in); returns the ledger entry id.
+    fn deposit(&mut self, player: &str, amount: Money) -> Result<i64> {
+        let m = Movement::new(
+            Account::Cashier,
+            Account::player(player),
+            amount,
+            MovementKind::Deposit,
+        );
+        one_entry(self.post(&[m])?)
+    }
+
+    /// Takes `amount` out of `player`'s wallet back to the cashier; returns the ledger
+    /// entry id.
+    fn withdraw(&mut self, player: &str, amount: Money) -> Result<i64> {
+        let m = Movement::new(
+            Account::player(player),
+            Account::Cashier,
+            amount,
+            MovementKind::Withdrawal,
+        );
+        one_entry(self.post(&[m])?)
+    }
+
+    /// Creates the progressive meter `meter` with its reset value, funded (a seed
+    /// movement) by `funded_by`; if it exists already, returns it unchanged.
+    fn create_meter(&mut self, meter: &str, reset: Money, funded_by: &Account)
+        -> Result<MeterInfo>;
+
+    /// Starts a round: writes its seed, the seed's SHA-256 and the shoe it starts from,
+    /// before any card is dealt.
+    fn begin_round(&mut self, round: &NewRound) -> Result<RoundId>;
+
+    /// Writes one step of an open round (its action, events and money) atomically;
+    /// returns the step's number (1, 2, ...).
+    fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32>;
+
+    /// Ends a round: writes its last step (skipped if empty), its result (JSON), and
+    /// the shoe it leaves (which becomes the table's shoe), all in one transaction.
+    fn finish_round(
+        &mut self,
+        round: RoundId,
+        last: &Step,
+        result_json: &str,
+        shoe_after: Option<&[u8]>,
+    ) -> Result<()>;
+
+    /// Voids an open round with `refunds` (usually [`RoundRecord::reversal`]), in one
+    /// transaction. The table's shoe is left as it was; save one with
+    /// [`Store::save_shoe`] if the engine moved on.
+    fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()>;
+
+    /// Sets a table's shoe (opaque bytes) outside a round, e.g. after a reshuffle.
+    fn save_shoe(&mut self, table: &str, shoe: &[u8]) -> Result<()>;
+
+    /// The table's shoe as the last round (or [`Store::save_shoe`]) left it.
+    fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>>;
+
+    /// The rounds begun and not ended, oldest first: what start-up must replay or void.
+    fn unfinished_rounds(&self) -> Result<Vec<RoundRecord>>;
+
+    /// One round, with its steps, events and money.
+    fn round(&self, id: RoundId) -> Result<Option<RoundRecord>>;
+
+    /// The last `last_n` rounds, newest first, with their steps, events and money.
+    fn history(&self, last_n: usize) -> Result<Vec<RoundRecord>>;
+
+    /// An account's balance (zero for an account never used).
+    fn balance(&self, account: &Account) -> Result<Money>;
+
+    /// Every account and its balance.
+    fn balances(&self) -> Result<Vec<Balance>>;
+
+    /// A meter with its latest awards.
+    fn meter(&self, id: &str) -> Result<Option<MeterInfo>>;
+
+    /// Every meter with its latest awards.
+    fn meters(&self) -> Result<Vec<MeterInfo>>;
+
+    /// Audits the books: the ledger sums to zero, every balance equals its ledger rows,
+    /// every meter equals seeds + contributions - awards, no round has anything written
+    /// after it ended, every seed matches its hash.
+    fn check_books(&self) -> Result<BooksReport>;
+}
+
+fn one_entry(ids: Vec<i64>) -> Result<i64> {
+    ids.first().copied().ok_or_else(|| {
+        StoreError::InvalidInput("the books wrote no entry for the movement".to_string())
+    })
+}

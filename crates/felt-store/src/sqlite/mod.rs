@@ -1,0 +1,791 @@
+//! The SQLite store: one file, WAL journal, `synchronous=FULL`, foreign keys on, a busy
+//! timeout, and one `BEGIN IMMEDIATE` transaction per writing call.
+//!
+//! Tables (schema 1, see [`schema`]): `schema_migrations` (version, name, applied_at);
+//! `accounts` (kind, name, kept balance); `meters` (reset value and kept seed,
+//! contribution and award totals); `rounds` (game, table, seed, seed SHA-256, status,
+//! shoe before and after, result, void reason, where it ended); `round_steps` (seq,
+//! action JSON); `round_events` (seq, step, event JSON); `entries` (one per movement:
+//! round, step, kind, memo) and `postings` (two per entry, signed cents, summing to
+//! zero); `shoes` (each table's current shoe). Ledger and journal are append-only
+//! (triggers refuse UPDATE and DELETE), and a round that ended takes no more steps.
+
+mod audit;
+mod read;
+pub mod schema;
+#[cfg(test)]
+mod tests;
+
+use crate::books::BooksReport;
+use crate::error::{Result, StoreError};
+use crate::model::{
+    seed_hash, validate_json, validate_name, Account, Balance, MeterInfo, Movement, MovementKind,
+    NewRound, RoundId, RoundRecord, RoundStatus, Step,
+};
+use crate::Store;
+use felt_core::money::Money;
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How a [`SqliteStore`] is opened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// How long a call waits for another process's write lock before it fails with
+    /// [`StoreError::Locked`]. Default 5 s.
+    pub busy_timeout: Duration,
+    /// Open for reading only (`felt history`, `felt books`): every write fails with
+    /// [`StoreError::ReadOnly`], and the file must already be a current felt database.
+    pub read_only: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> OpenOptions {
+        OpenOptions {
+            busy_timeout: Duration::from_secs(5),
+            read_only: false,
+        }
+    }
+}
+
+/// A schema migration as recorded in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppliedMigration {
+    /// Its version.
+    pub version: i64,
+    /// Its name.
+    pub name: String,
+    /// When it was applied (UTC, RFC 3339).
+    pub applied_at: String,
+}
+
+/// The books in an SQLite file. See the [crate docs](crate) for an example.
+#[derive(Debug)]
+pub struct SqliteStore {
+    conn: Connection,
+    path: PathBuf,
+    busy_ms: u64,
+}
+
+/// A failure inside a call, before the file's path is attached.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    Sql(rusqlite::Error),
+    Store(StoreError),
+}
+
+impl From<rusqlite::Error> for Fail {
+    fn from(e: rusqlite::Error) -> Fail {
+        Fail::Sql(e)
+    }
+}
+
+impl From<StoreError> for Fail {
+    fn from(e: StoreError) -> Fail {
+        Fail::Store(e)
+    }
+}
+
+pub(crate) type R<T> = std::result::Result<T, Fail>;
+
+/// Turns a database error into the store's error for the file at `path`.
+fn classify(path: &Path, busy_ms: u64, e: rusqlite::Error) -> StoreError {
+    let path = path.to_path_buf();
+    match &e {
+        rusqlite::Error::SqliteFailure(f, _) => match f.code {
+            ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked => StoreError::Locked {
+                path,
+                waited_ms: busy_ms,
+            },
+            ErrorCode::DiskFull => StoreError::DiskFull { path },
+            ErrorCode::ReadOnly => StoreError::ReadOnly { path },
+            ErrorCode::NotADatabase => StoreError::NotADatabase { path },
+            ErrorCode::DatabaseCorrupt | ErrorCode::ConstraintViolation => StoreError::Damaged {
+                path,
+                detail: e.to_string(),
+            },
+            ErrorCode::CannotOpen | ErrorCode::PermissionDenied => StoreError::CannotOpen {
+                path,
+                cause: Box::new(e),
+            },
+            _ => StoreError::Database {
+                path,
+                cause: Box::new(e),
+            },
+        },
+        rusqlite::Error::InvalidColumnType(..)
+        | rusqlite::Error::FromSqlConversionFailure(..)
+        | rusqlite::Error::IntegralValueOutOfRange(..)
+        | rusqlite::Error::Utf8Error(..) => StoreError::Damaged {
+            path,
+            detail: e.to_string(),
+        },
+        _ => StoreError::Database {
+            path,
+            cause: Box::new(e),
+        },
+    }
+}
+
+/// `Damaged` for the current file, from a detail.
+pub(crate) fn damaged(detail: impl Into<String>) -> Fail {
+    Fail::Store(StoreError::Damaged {
+        path: PathBuf::new(),
+        detail: detail.into(),
+    })
+}
+
+impl SqliteStore {
+    /// Opens (creating and migrating on first use) the books at `path`, with the default
+    /// options. Missing parent directories are created.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        SqliteStore::open_with(path, &OpenOptions::default())
+    }
+
+    /// Opens the books at `path` for reading only; the file must exist and be a current
+    /// felt database.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        SqliteStore::open_with(
+            path,
+            &OpenOptions {
+                read_only: true,
+                ..OpenOptions::default()
+            },
+        )
+    }
+
+    /// Opens the books at `path` with `options`.
+    pub fn open_with(path: impl AsRef<Path>, options: &OpenOptions) -> Result<SqliteStore> {
+        let path = path.as_ref().to_path_buf();
+        let busy_ms = u64::try_from(options.busy_timeout.as_millis()).unwrap_or(u64::MAX);
+        let cannot_open =
+            |cause: Box<dyn std::error::Error + Send + Sync>| StoreError::CannotOpen {
+                path: path.clone(),
+                cause,
+            };
+        if path.is_dir() {
+            return Err(cannot_open("it is a directory, not a file".into()));
+        }
+        let flags = if options.read_only {
+            if !path.exists() {
+                return Err(cannot_open("no such file".into()));
+            }
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        } else {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent).map_err(|e| cannot_open(Box::new(e)))?;
+            }
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+        };
+        let conn =
+            Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, busy_ms, e))?;
+        let mut store = SqliteStore {
+            conn,
+            path,
+            busy_ms,
+        };
+        store.set_up(options).map_err(|e| store.fail(e))?;
+        Ok(store)
+    }
+
+    /// The file the books are in.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The schema version of the file (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<i64> {
+        self.read(|c| Ok(c.pragma_query_value(None, "user_version", |r| r.get(0))?))
+    }
+
+    /// The migrations applied to the file, oldest first.
+    pub fn migrations(&self) -> Result<Vec<AppliedMigration>> {
+        self.read(|c| {
+            let mut st = c.prepare(
+                "SELECT version, name, applied_at FROM schema_migrations ORDER BY version",
+            )?;
+            let rows = st.query_map([], |r| {
+                Ok(AppliedMigration {
+                    version: r.get(0)?,
+                    name: r.get(1)?,
+                    applied_at: r.get(2)?,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn fail(&self, e: Fail) -> StoreError {
+        match e {
+            Fail::Sql(e) => classify(&self.path, self.busy_ms, e),
+            Fail::Store(StoreError::Damaged { path, detail }) if path.as_os_str().is_empty() => {
+                StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail,
+                }
+            }
+            Fail::Store(e) => e,
+        }
+    }
+
+    /// Recognises the file, sets the connection up and migrates it.
+    fn set_up(&mut self, options: &OpenOptions) -> R<()> {
+        self.conn
+            .busy_timeout(options.busy_timeout)
+            .map_err(Fail::Sql)?;
+        let state = inspect(&self.conn, &self.path)?;
+        if options.read_only {
+            if state.version < schema::LATEST {
+                return Err(StoreError::Damaged {
+                    path: self.path.clone(),
+                    detail: format!(
+                        "it holds schema {} and this felt needs {}; a read-only open cannot \
+                         set it up (open it once for writing, e.g. with `felt play`)",
+                        state.version,
+                        schema::LATEST
+                    ),
+                }
+                .into());
+            }
+            self.conn.pragma_update(None, "foreign_keys", true)?;
+            return Ok(());
+        }
+        // WAL: readers never block the writer, and a commit is one append + fsync.
+        let _mode: String =
+            self.conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
+        // FULL: a committed transaction survives a power cut, not only a crash.
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.pragma_update(None, "foreign_keys", true)?;
+        if state.version < schema::LATEST {
+            self.migrate()?;
+        }
+        self.verify_migrations()?;
+        Ok(())
+    }
+
+    fn migrate(&mut self) -> R<()> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        // Another process may have migrated between our look and our lock: look again.
+        let state = inspect(&tx, &path)?;
+        for m in schema::MIGRATIONS
+            .iter()
+            .filter(|m| m.version > state.version)
+        {
+            tx.execute_batch(m.sql)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+                params![m.version, m.name],
+            )?;
+            tx.pragma_update(None, "user_version", m.version)?;
+        }
+        tx.pragma_update(None, "application_id", schema::APP_ID)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn verify_migrations(&self) -> R<()> {
+        let version: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let listed: i64 = self
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM schema_migrations WHERE version BETWEEN 1 AND ?1",
+                [version],
+                |r| r.get(0),
+            )
+            .map_err(|e| damaged(format!("its schema_migrations table is unreadable: {e}")))?;
+        if listed != version {
+            return Err(damaged(format!(
+                "it says schema {version} but its schema_migrations table lists {listed} \
+                 migrations"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs `f` in one write transaction (`BEGIN IMMEDIATE`); rolls back on any error.
+    fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> R<T>) -> Result<T> {
+        let out = (|| {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })();
+        out.map_err(|e| self.fail(e))
+    }
+
+    /// Runs `f` in one read transaction (a consistent snapshot).
+    fn read<T>(&self, f: impl FnOnce(&Connection) -> R<T>) -> Result<T> {
+        let out = (|| {
+            let tx = self.conn.unchecked_transaction()?;
+            let out = f(&tx)?;
+            tx.finish()?;
+            Ok(out)
+        })();
+        out.map_err(|e| self.fail(e))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+/// What a file turned out to be.
+struct FileState {
+    version: i64,
+}
+
+/// Recognises a felt database (or a fresh file) and refuses anything else.
+fn inspect(conn: &Connection, path: &Path) -> R<FileState> {
+    let app_id: i32 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let mut st = conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') \
+         AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    )?;
+    let tables = st
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let foreign = |detail: String| {
+        Fail::Store(StoreError::ForeignDatabase {
+            path: path.to_path_buf(),
+            detail,
+        })
+    };
+    if app_id != schema::APP_ID {
+        if app_id != 0 {
+            return Err(foreign(format!(
+                "application id {app_id:#010x}, felt's is {:#010x}",
+                schema::APP_ID
+            )));
+        }
+        if !tables.is_empty() || version != 0 {
+            let mut shown = tables
+                .iter()
+                .take(8)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if tables.len() > 8 {
+                shown.push_str(", ...");
+            }
+            return Err(foreign(format!(
+                "no felt application id; schema version {version}; tables: {}",
+                if shown.is_empty() { "none" } else { &shown }
+            )));
+        }
+    }
+    if version > schema::LATEST {
+        return Err(Fail::Store(StoreError::NewerSchema {
+            path: path.to_path_buf(),
+            found: version,
+            known: schema::LATEST,
+        }));
+    }
+    if version < 0 {
+        return Err(damaged(format!("its schema version is {version}")));
+    }
+    Ok(FileState { version })
+}
+
+// ---- writing -------------------------------------------------------------------
+
+/// The id of `account`, created if missing (a meter must exist already).
+fn ensure_account(tx: &Connection, account: &Account) -> R<i64> {
+    let found: Option<i64> = tx
+        .prepare_cached("SELECT id FROM accounts WHERE kind = ?1 AND name = ?2")?
+        .query_row(params![account.kind_str(), account.name()], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = found {
+        return Ok(id);
+    }
+    if let Account::Meter(m) = account {
+        return Err(StoreError::UnknownMeter { meter: m.clone() }.into());
+    }
+    tx.prepare_cached("INSERT INTO accounts (kind, name) VALUES (?1, ?2)")?
+        .execute(params![account.kind_str(), account.name()])?;
+    Ok(tx.last_insert_rowid())
+}
+
+fn account_balance(tx: &Connection, id: i64) -> R<i64> {
+    Ok(tx
+        .prepare_cached("SELECT balance_cents FROM accounts WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))?)
+}
+
+fn too_large(m: &Movement) -> Fail {
+    StoreError::InvalidMovement {
+        reason: format!(
+            "{} of {} from {} to {} would overflow an account",
+            m.kind, m.amount, m.from, m.to
+        ),
+    }
+    .into()
+}
+
+/// Writes one movement: an entry, its two postings, the kept balances and meter
+/// counters. The caller has validated it.
+fn apply_movement(tx: &Connection, m: &Movement, round: Option<i64>, step: Option<i64>) -> R<i64> {
+    let amount = m.amount.as_cents();
+    let from = ensure_account(tx, &m.from)?;
+    let to = ensure_account(tx, &m.to)?;
+    let from_bal = account_balance(tx, from)?;
+    let to_bal = account_balance(tx, to)?;
+    if m.from.must_stay_non_negative() && from_bal < amount {
+        return Err(StoreError::InsufficientFunds {
+            account: m.from.to_string(),
+            balance: Money::cents(from_bal),
+            amount: m.amount,
+        }
+        .into());
+    }
+    let new_from = from_bal.checked_sub(amount).ok_or_else(|| too_large(m))?;
+    let new_to = to_bal.checked_add(amount).ok_or_else(|| too_large(m))?;
+    tx.prepare_cached(
+        "INSERT INTO entries (round_id, step_seq, kind, memo) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![round, step, m.kind.as_str(), m.memo])?;
+    let entry = tx.last_insert_rowid();
+    let mut post = tx.prepare_cached(
+        "INSERT INTO postings (entry_id, account_id, amount_cents) VALUES (?1, ?2, ?3)",
+    )?;
+    post.execute(params![entry, from, -amount])?;
+    post.execute(params![entry, to, amount])?;
+    let mut set = tx.prepare_cached("UPDATE accounts SET balance_cents = ?2 WHERE id = ?1")?;
+    set.execute(params![from, new_from])?;
+    set.execute(params![to, new_to])?;
+    if let Account::Meter(_) = m.to {
+        bump_meter(tx, to, m, amount)?;
+    }
+    if let Account::Meter(_) = m.from {
+        bump_meter(tx, from, m, -amount)?;
+    }
+    Ok(entry)
+}
+
+/// Updates a meter's kept counters for `delta` cents moved into it (negative: out).
+fn bump_meter(tx: &Connection, account: i64, m: &Movement, delta: i64) -> R<()> {
+    let (column, signed) = match m.kind {
+        MovementKind::Seed => ("seeded_cents", delta),
+        MovementKind::Contribution => ("contributions_cents", delta),
+        MovementKind::Award => ("awards_cents", -delta),
+        other => {
+            return Err(StoreError::InvalidMovement {
+                reason: format!("a {other} cannot touch a progressive meter"),
+            }
+            .into())
+        }
+    };
+    let current: i64 = tx
+        .prepare_cached(&format!(
+            "SELECT {column} FROM meters WHERE account_id = ?1"
+        ))?
+        .query_row([account], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| damaged(format!("meter account {account} has no meters row")))?;
+    let next = current.checked_add(signed).ok_or_else(|| too_large(m))?;
+    tx.prepare_cached(&format!(
+        "UPDATE meters SET {column} = ?2 WHERE account_id = ?1"
+    ))?
+    .execute(params![account, next])?;
+    Ok(())
+}
+
+/// The status of a round, or `UnknownRound`.
+fn round_status(tx: &Connection, round: RoundId) -> R<RoundStatus> {
+    let s: Option<String> = tx
+        .prepare_cached("SELECT status FROM rounds WHERE id = ?1")?
+        .query_row([round.0], |r| r.get(0))
+        .optional()?;
+    let s = s.ok_or(StoreError::UnknownRound { round: round.0 })?;
+    RoundStatus::parse(&s).ok_or_else(|| damaged(format!("round {round} has status `{s}`")))
+}
+
+fn require_open(tx: &Connection, round: RoundId) -> R<()> {
+    match round_status(tx, round)? {
+        RoundStatus::Open => Ok(()),
+        s => Err(StoreError::RoundClosed {
+            round: round.0,
+            status: s.to_string(),
+        }
+        .into()),
+    }
+}
+
+/// Writes a step of an open round; returns its seq.
+fn insert_step(tx: &Connection, round: RoundId, step: &Step) -> R<u32> {
+    let seq: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(seq), 0) + 1 FROM round_steps WHERE round_id = ?1")?
+        .query_row([round.0], |r| r.get(0))?;
+    tx.prepare_cached("INSERT INTO round_steps (round_id, seq, action_json) VALUES (?1, ?2, ?3)")?
+        .execute(params![round.0, seq, step.action])?;
+    let mut ev: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM round_events WHERE round_id = ?1")?
+        .query_row([round.0], |r| r.get(0))?;
+    let mut ins = tx.prepare_cached(
+        "INSERT INTO round_events (round_id, seq, step_seq, event_json) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for e in &step.events {
+        ev += 1;
+        ins.execute(params![round.0, ev, seq, e])?;
+    }
+    for m in &step.movements {
+        apply_movement(tx, m, Some(round.0), Some(seq))?;
+    }
+    u32::try_from(seq).map_err(|_| damaged(format!("round {round} has step {seq}")))
+}
+
+/// Marks a round ended, recording where its steps and entries stop.
+fn close_round(
+    tx: &Connection,
+    round: RoundId,
+    status: RoundStatus,
+    result: Option<&str>,
+    void_reason: Option<&str>,
+    shoe_after: Option<&[u8]>,
+) -> R<()> {
+    let last_step: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = ?1",
+        [round.0],
+        |r| r.get(0),
+    )?;
+    let last_entry: i64 = tx.query_row(
+        "SELECT COALESCE(MAX(id), 0) FROM entries WHERE round_id = ?1",
+        [round.0],
+        |r| r.get(0),
+    )?;
+    tx.execute(
+        "UPDATE rounds SET status = ?2, result_json = ?3, void_reason = ?4, shoe_after = ?5, \
+         last_step = ?6, last_entry = ?7, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = ?1",
+        params![
+            round.0,
+            status.as_str(),
+            result,
+            void_reason,
+            shoe_after,
+            last_step,
+            last_entry
+        ],
+    )?;
+    Ok(())
+}
+
+fn validate_movements(movements: &[Movement]) -> Result<()> {
+    movements.iter().try_for_each(Movement::validate)
+}
+
+impl Store for SqliteStore {
+    fn post(&mut self, movements: &[Movement]) -> Result<Vec<i64>> {
+        validate_movements(movements)?;
+        self.write(|tx| {
+            movements
+                .iter()
+                .map(|m| apply_movement(tx, m, None, None))
+                .collect()
+        })
+    }
+
+    fn create_meter(
+        &mut self,
+        meter: &str,
+        reset: Money,
+        funded_by: &Account,
+    ) -> Result<MeterInfo> {
+        validate_name("meter", meter)?;
+        if reset.as_cents() < 0 {
+            return Err(StoreError::InvalidInput(format!(
+                "the reset value of meter `{meter}` cannot be below zero (got {reset})"
+            )));
+        }
+        let seed = Movement::new(
+            funded_by.clone(),
+            Account::meter(meter),
+            reset,
+            MovementKind::Seed,
+        )
+        .with_memo(format!("initial value of meter {meter}"));
+        if reset.as_cents() > 0 {
+            seed.validate()?;
+        }
+        self.write(|tx| {
+            if let Some(info) = read::meter_info(tx, meter)? {
+                return Ok(info);
+            }
+            tx.execute(
+                "INSERT INTO accounts (kind, name) VALUES ('meter', ?1)",
+                [meter],
+            )?;
+            let id = tx.last_insert_rowid();
+            tx.execute(
+                "INSERT INTO meters (account_id, meter_id, reset_cents) VALUES (?1, ?2, ?3)",
+                params![id, meter, reset.as_cents()],
+            )?;
+            if reset.as_cents() > 0 {
+                apply_movement(tx, &seed, None, None)?;
+            }
+            read::meter_info(tx, meter)?
+                .ok_or_else(|| damaged(format!("meter {meter} vanished after its creation")))
+        })
+    }
+
+    fn begin_round(&mut self, round: &NewRound) -> Result<RoundId> {
+        validate_name("game", &round.game_id)?;
+        validate_name("table", &round.table_id)?;
+        let hash = seed_hash(&round.seed);
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO rounds (game_id, table_id, seed, seed_sha256, shoe_before) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    round.game_id,
+                    round.table_id,
+                    &round.seed[..],
+                    hash,
+                    round.shoe
+                ],
+            )?;
+            Ok(RoundId(tx.last_insert_rowid()))
+        })
+    }
+
+    fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32> {
+        step.validate()?;
+        self.write(|tx| {
+            require_open(tx, round)?;
+            insert_step(tx, round, step)
+        })
+    }
+
+    fn finish_round(
+        &mut self,
+        round: RoundId,
+        last: &Step,
+        result_json: &str,
+        shoe_after: Option<&[u8]>,
+    ) -> Result<()> {
+        last.validate()?;
+        validate_json("round result", result_json)?;
+        self.write(|tx| {
+            require_open(tx, round)?;
+            if !last.is_empty() {
+                insert_step(tx, round, last)?;
+            }
+            close_round(
+                tx,
+                round,
+                RoundStatus::Finished,
+                Some(result_json),
+                None,
+                shoe_after,
+            )?;
+            if let Some(shoe) = shoe_after {
+                tx.execute(
+                    "INSERT INTO shoes (table_id, state, round_id) \
+                     SELECT table_id, ?2, id FROM rounds WHERE id = ?1 \
+                     ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
+                     round_id = excluded.round_id, updated_at = excluded.updated_at",
+                    params![round.0, shoe],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()> {
+        validate_movements(refunds)?;
+        self.write(|tx| {
+            require_open(tx, round)?;
+            for m in refunds {
+                apply_movement(tx, m, Some(round.0), None)?;
+            }
+            close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)
+        })
+    }
+
+    fn save_shoe(&mut self, table: &str, shoe: &[u8]) -> Result<()> {
+        validate_name("table", table)?;
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO shoes (table_id, state, round_id) VALUES (?1, ?2, NULL) \
+                 ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
+                 round_id = NULL, updated_at = excluded.updated_at",
+                params![table, shoe],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>> {
+        self.read(|c| {
+            Ok(c.query_row(
+                "SELECT state FROM shoes WHERE table_id = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+    }
+
+    fn unfinished_rounds(&self) -> Result<Vec<RoundRecord>> {
+        self.read(|c| {
+            let ids = read::ids(
+                c,
+                "SELECT id FROM rounds WHERE status = 'open' ORDER BY id",
+                [],
+            )?;
+            read::rounds(c, &ids)
+        })
+    }
+
+    fn round(&self, id: RoundId) -> Result<Option<RoundRecord>> {
+        self.read(|c| read::round(c, id))
+    }
+
+    fn history(&self, last_n: usize) -> Result<Vec<RoundRecord>> {
+        let n = i64::try_from(last_n).unwrap_or(i64::MAX);
+        self.read(|c| {
+            let ids = read::ids(c, "SELECT id FROM rounds ORDER BY id DESC LIMIT ?1", [n])?;
+            read::rounds(c, &ids)
+        })
+    }
+
+    fn balance(&self, account: &Account) -> Result<Money> {
+        self.read(|c| {
+            let b: Option<i64> = c
+                .query_row(
+                    "SELECT balance_cents FROM accounts WHERE kind = ?1 AND name = ?2",
+                    params![account.kind_str(), account.name()],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(Money::cents(b.unwrap_or(0)))
+        })
+    }
+
+    fn balances(&self) -> Result<Vec<Balance>> {
+        self.read(read::balances)
+    }
+
+    fn meter(&self, id: &str) -> Result<Option<MeterInfo>> {
+        self.read(|c| read::meter_info(c, id))
+    }
+
+    fn meters(&self) -> Result<Vec<MeterInfo>> {
+        self.read(read::meters)
+    }
+
+    fn check_books(&self) -> Result<BooksReport> {
+        self.read(audit::check)
+    }
+}

@@ -1,0 +1,157 @@
+//! The SQLite schema, as numbered migrations.
+//!
+//! `PRAGMA user_version` holds the newest migration applied and `schema_migrations`
+//! lists each one with its name and time; `PRAGMA application_id` marks the file as
+//! felt's. A migration is applied in the same transaction as its bookkeeping, so a file
+//! is never left half-migrated. Never edit a released migration: add a new one.
+
+/// `PRAGMA application_id` of a felt database: the bytes `FELT`.
+pub const APP_ID: i32 = 0x4645_4C54;
+
+/// One schema migration.
+#[derive(Debug, Clone, Copy)]
+pub struct Migration {
+    /// Its version (1, 2, ...; `PRAGMA user_version` after it is applied).
+    pub version: i64,
+    /// A short name.
+    pub name: &'static str,
+    /// The SQL, run as one batch inside the migration's transaction.
+    pub sql: &'static str,
+}
+
+/// Every migration, in order.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    name: "ledger, meters, rounds, shoes",
+    sql: V1,
+}];
+
+/// The newest schema version this build knows.
+pub const LATEST: i64 = 1;
+
+const V1: &str = r#"
+CREATE TABLE schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- Accounts; balance_cents is a cache of the sum of the account's postings, updated in
+-- the same transaction as the postings and audited by check_books.
+CREATE TABLE accounts (
+    id            INTEGER PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN ('cashier', 'player', 'house', 'felt', 'meter')),
+    name          TEXT NOT NULL,
+    balance_cents INTEGER NOT NULL DEFAULT 0,
+    created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    UNIQUE (kind, name)
+);
+
+-- Progressive meters (each is also an account of kind 'meter'); the three counters
+-- are caches of the meter's postings by kind: amount = seeded + contributions - awards.
+CREATE TABLE meters (
+    account_id          INTEGER PRIMARY KEY REFERENCES accounts(id),
+    meter_id            TEXT NOT NULL UNIQUE,
+    reset_cents         INTEGER NOT NULL CHECK (reset_cents >= 0),
+    seeded_cents        INTEGER NOT NULL DEFAULT 0,
+    contributions_cents INTEGER NOT NULL DEFAULT 0,
+    awards_cents        INTEGER NOT NULL DEFAULT 0,
+    created_at          TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- Rounds; seed_sha256 is written with the row, before the first card is dealt.
+CREATE TABLE rounds (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id     TEXT NOT NULL,
+    table_id    TEXT NOT NULL,
+    seed        BLOB NOT NULL CHECK (length(seed) = 32),
+    seed_sha256 TEXT NOT NULL,
+    status      TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished', 'voided')),
+    shoe_before BLOB,
+    shoe_after  BLOB,
+    result_json TEXT,
+    void_reason TEXT,
+    last_step   INTEGER,
+    last_entry  INTEGER,
+    started_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    ended_at    TEXT
+);
+CREATE INDEX rounds_open ON rounds (table_id) WHERE status = 'open';
+
+CREATE TABLE round_steps (
+    round_id    INTEGER NOT NULL REFERENCES rounds(id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    action_json TEXT,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (round_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE round_events (
+    round_id   INTEGER NOT NULL,
+    seq        INTEGER NOT NULL CHECK (seq >= 1),
+    step_seq   INTEGER NOT NULL,
+    event_json TEXT NOT NULL,
+    PRIMARY KEY (round_id, seq),
+    FOREIGN KEY (round_id, step_seq) REFERENCES round_steps (round_id, seq)
+) WITHOUT ROWID;
+
+-- The ledger: one entry per movement, its postings sum to zero (negative: money
+-- leaves the account; positive: money arrives).
+CREATE TABLE entries (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    round_id   INTEGER REFERENCES rounds(id),
+    step_seq   INTEGER,
+    kind       TEXT NOT NULL CHECK (kind IN ('deposit', 'withdrawal', 'wager', 'loss', 'payout',
+               'contribution', 'award', 'seed', 'refund', 'adjustment')),
+    memo       TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    FOREIGN KEY (round_id, step_seq) REFERENCES round_steps (round_id, seq)
+);
+CREATE INDEX entries_round ON entries (round_id);
+
+CREATE TABLE postings (
+    id           INTEGER PRIMARY KEY,
+    entry_id     INTEGER NOT NULL REFERENCES entries(id),
+    account_id   INTEGER NOT NULL REFERENCES accounts(id),
+    amount_cents INTEGER NOT NULL CHECK (amount_cents <> 0)
+);
+CREATE INDEX postings_entry ON postings (entry_id);
+CREATE INDEX postings_account ON postings (account_id);
+
+-- The shoe of each table as the last round left it (opaque to the books).
+CREATE TABLE shoes (
+    table_id   TEXT PRIMARY KEY,
+    state      BLOB NOT NULL,
+    round_id   INTEGER REFERENCES rounds(id),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
+
+-- The ledger and the journal are append-only; a round that ended takes nothing more.
+CREATE TRIGGER entries_append_only_u BEFORE UPDATE ON entries
+BEGIN SELECT RAISE(ABORT, 'felt: ledger entries are append-only'); END;
+CREATE TRIGGER entries_append_only_d BEFORE DELETE ON entries
+BEGIN SELECT RAISE(ABORT, 'felt: ledger entries are append-only'); END;
+CREATE TRIGGER postings_append_only_u BEFORE UPDATE ON postings
+BEGIN SELECT RAISE(ABORT, 'felt: ledger postings are append-only'); END;
+CREATE TRIGGER postings_append_only_d BEFORE DELETE ON postings
+BEGIN SELECT RAISE(ABORT, 'felt: ledger postings are append-only'); END;
+CREATE TRIGGER steps_append_only_u BEFORE UPDATE ON round_steps
+BEGIN SELECT RAISE(ABORT, 'felt: round steps are append-only'); END;
+CREATE TRIGGER steps_append_only_d BEFORE DELETE ON round_steps
+BEGIN SELECT RAISE(ABORT, 'felt: round steps are append-only'); END;
+CREATE TRIGGER events_append_only_u BEFORE UPDATE ON round_events
+BEGIN SELECT RAISE(ABORT, 'felt: round events are append-only'); END;
+CREATE TRIGGER events_append_only_d BEFORE DELETE ON round_events
+BEGIN SELECT RAISE(ABORT, 'felt: round events are append-only'); END;
+CREATE TRIGGER steps_only_while_open BEFORE INSERT ON round_steps
+WHEN (SELECT status FROM rounds WHERE id = NEW.round_id) IS NOT 'open'
+BEGIN SELECT RAISE(ABORT, 'felt: the round has ended'); END;
+CREATE TRIGGER events_only_while_open BEFORE INSERT ON round_events
+WHEN (SELECT status FROM rounds WHERE id = NEW.round_id) IS NOT 'open'
+BEGIN SELECT RAISE(ABORT, 'felt: the round has ended'); END;
+CREATE TRIGGER rounds_no_delete BEFORE DELETE ON rounds
+BEGIN SELECT RAISE(ABORT, 'felt: rounds are never deleted'); END;
+CREATE TRIGGER rounds_no_reopen BEFORE UPDATE OF status ON rounds
+WHEN OLD.status <> 'open'
+BEGIN SELECT RAISE(ABORT, 'felt: a round that ended stays ended'); END;
+"#;

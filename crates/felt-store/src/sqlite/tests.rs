@@ -1,0 +1,254 @@
+//! Unit tests that reach into the connection: a full disk, tampered books, the file's
+//! marks.
+// Amounts are written as dollars_cents (100_00 is 100.00).
+#![allow(clippy::inconsistent_digit_grouping)]
+
+use super::schema;
+use super::SqliteStore;
+use crate::books::Discrepancy;
+use crate::model::{Account, Movement, MovementKind, NewRound, Step};
+use crate::{Store, StoreError};
+use felt_core::money::Money;
+
+fn fresh() -> (tempfile::TempDir, SqliteStore) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = SqliteStore::open(dir.path().join("felt.db")).expect("open");
+    (dir, store)
+}
+
+#[test]
+fn the_file_carries_felts_marks() {
+    let (_d, s) = fresh();
+    let c = s.conn();
+    let app: i32 = c
+        .pragma_query_value(None, "application_id", |r| r.get(0))
+        .unwrap();
+    assert_eq!(app, schema::APP_ID);
+    let mode: String = c
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "wal");
+    let sync: i64 = c
+        .pragma_query_value(None, "synchronous", |r| r.get(0))
+        .unwrap();
+    assert_eq!(sync, 2, "synchronous=FULL");
+    let fk: i64 = c
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert_eq!(fk, 1);
+    assert_eq!(s.schema_version().unwrap(), schema::LATEST);
+    assert_eq!(
+        schema::MIGRATIONS.last().map(|m| m.version),
+        Some(schema::LATEST)
+    );
+}
+
+#[test]
+fn a_full_disk_fails_the_step_and_loses_nothing() {
+    let (_d, mut s) = fresh();
+    s.deposit("alice", Money::cents(1_000_00)).unwrap();
+    let r = s
+        .begin_round(&NewRound {
+            game_id: "classic".into(),
+            table_id: "t".into(),
+            seed: [3; 32],
+            shoe: None,
+        })
+        .unwrap();
+    let pages: i64 = s
+        .conn()
+        .pragma_query_value(None, "page_count", |r| r.get(0))
+        .unwrap();
+    // No more room than the file has now (plus a page or two).
+    let _: i64 = s
+        .conn()
+        .pragma_update_and_check(None, "max_page_count", pages + 2, |r| r.get(0))
+        .unwrap();
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(3000));
+    let mut written = 0u32;
+    let err = loop {
+        let step = Step {
+            action: Some("{}".into()),
+            events: vec![big.clone(); 4],
+            movements: vec![Movement::new(
+                Account::player("alice"),
+                Account::house("t"),
+                Money::cents(1),
+                MovementKind::Wager,
+            )],
+        };
+        match s.record_step(r, &step) {
+            Ok(_) => written += 1,
+            Err(e) => break e,
+        }
+        assert!(written < 1000, "the page limit never bit");
+    };
+    assert!(matches!(err, StoreError::DiskFull { .. }), "{err}");
+    assert!(err.to_string().contains("full"), "{err}");
+    // Everything committed before is there, the failed step is not.
+    let rec = s.round(r).unwrap().unwrap();
+    assert_eq!(rec.steps.len(), written as usize);
+    assert_eq!(rec.movements.len(), written as usize);
+    assert_eq!(
+        s.balance(&Account::player("alice")).unwrap(),
+        Money::cents(1_000_00 - i64::from(written))
+    );
+    assert!(s.check_books().unwrap().is_sound());
+    // Room again: the books go on.
+    let _: i64 = s
+        .conn()
+        .pragma_update_and_check(None, "max_page_count", 1_000_000_000, |r| r.get(0))
+        .unwrap();
+    s.finish_round(r, &Step::default(), "{}", None).unwrap();
+    assert!(s.check_books().unwrap().is_sound());
+}
+
+#[test]
+fn check_books_finds_tampering() {
+    let (_d, mut s) = fresh();
+    s.deposit("alice", Money::cents(50_00)).unwrap();
+    s.create_meter("m", Money::cents(100_00), &Account::house("ops"))
+        .unwrap();
+    let r = s
+        .begin_round(&NewRound {
+            game_id: "g".into(),
+            table_id: "t".into(),
+            seed: [1; 32],
+            shoe: None,
+        })
+        .unwrap();
+    s.finish_round(r, &Step::default(), "{}", None).unwrap();
+    assert!(s.check_books().unwrap().is_sound());
+    let c = s.conn();
+
+    // A balance changed without its ledger rows.
+    c.execute(
+        "UPDATE accounts SET balance_cents = balance_cents + 1 WHERE kind = 'player'",
+        [],
+    )
+    .unwrap();
+    // Half an entry: money created from nothing.
+    c.execute_batch(
+        "INSERT INTO entries (kind, memo) VALUES ('adjustment', 'forged');
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), id, 999 FROM accounts WHERE kind = 'house' LIMIT 1;",
+    )
+    .unwrap();
+    // A meter counter out of line, and a wrong kind on a meter.
+    c.execute("UPDATE meters SET contributions_cents = 5", [])
+        .unwrap();
+    c.execute_batch(
+        "INSERT INTO entries (kind) VALUES ('payout');
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), account_id, 1 FROM meters;
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), id, -1 FROM accounts WHERE kind = 'cashier';",
+    )
+    .unwrap();
+    // Money booked to a round after it finished, and a seed that no longer matches.
+    c.execute(
+        "INSERT INTO entries (round_id, kind) VALUES (?1, 'refund')",
+        [r.0],
+    )
+    .unwrap();
+    c.execute("UPDATE rounds SET seed = zeroblob(32)", [])
+        .unwrap();
+    // The append-only triggers refuse edits of the ledger and journal.
+    assert!(c.execute("DELETE FROM postings", []).is_err());
+    assert!(c.execute("UPDATE entries SET memo = 'x'", []).is_err());
+    assert!(c
+        .execute(
+            "INSERT INTO round_steps (round_id, seq) VALUES (?1, 99)",
+            [r.0]
+        )
+        .is_err());
+    assert!(c.execute("UPDATE rounds SET status = 'open'", []).is_err());
+
+    let report = s.check_books().unwrap();
+    assert!(!report.is_sound());
+    let d = &report.discrepancies;
+    let has = |f: &dyn Fn(&Discrepancy) -> bool| d.iter().any(f);
+    assert!(
+        has(&|x| matches!(x, Discrepancy::LedgerNotZero { .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::EntryIncomplete { postings: 1, .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::EntryIncomplete { postings: 0, .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(
+            x,
+            Discrepancy::BalanceMismatch {
+                account: Account::Player(_),
+                ..
+            }
+        )),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::MeterMismatch { .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::MeterWrongKind { .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::AfterEnd { .. })),
+        "{report}"
+    );
+    assert!(
+        has(&|x| matches!(x, Discrepancy::SeedHashMismatch { .. })),
+        "{report}"
+    );
+    let text = report.to_string();
+    assert!(text.contains("discrepancies"), "{text}");
+    assert!(
+        text.contains("player alice: balance 50.01 but its ledger rows sum to 50.00"),
+        "{text}"
+    );
+    // Reading a round whose movement is half an entry is an error, not a panic.
+    let e = s.history(10);
+    assert!(e.is_ok(), "the forged entries are not in a round");
+}
+
+#[test]
+fn unreadable_rows_are_errors_not_panics() {
+    let (_d, mut s) = fresh();
+    let r = s
+        .begin_round(&NewRound {
+            game_id: "g".into(),
+            table_id: "t".into(),
+            seed: [1; 32],
+            shoe: None,
+        })
+        .unwrap();
+    // Drop the guards a hostile file would not have, then write nonsense.
+    s.conn()
+        .execute_batch(
+            "PRAGMA ignore_check_constraints = ON;
+             UPDATE rounds SET status = 'weird';
+             INSERT INTO accounts (kind, name, balance_cents) VALUES ('alien', 'x', 0);",
+        )
+        .unwrap();
+    let e = s.round(r).unwrap_err();
+    assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
+    assert!(e.to_string().contains("weird"), "{e}");
+    let e = s.balances().unwrap_err();
+    assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
+    let report = s.check_books().unwrap();
+    assert!(report
+        .discrepancies
+        .iter()
+        .any(|d| matches!(d, Discrepancy::Unreadable { .. })));
+    s.conn()
+        .execute("UPDATE rounds SET seed = x'00'", [])
+        .unwrap();
+    let e = s.history(1).unwrap_err();
+    assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
+}
