@@ -1,3 +1,8 @@
 //! Exact analysis of felt's games: side-bet enumeration, the main game's
 //! dealer probabilities and player expected values, strategy and par sheets.
 #![forbid(unsafe_code)]
+
+pub mod main_game;
+pub mod mapping;
+pub mod parsheet;
+pub mod sidebet;

@@ -1,0 +1,64 @@
+//! Exact analysis of the blackjack main game.
+//!
+//! A self-contained, exact (no simulation, no infinite-deck shortcut)
+//! analyser with its own rules type [`MainGameRules`] and shoe type
+//! [`Shoe`] (counts of A, 2, ..., 9, ten-valued).
+//!
+//! * [`dealer_probabilities`]: the dealer's final outcomes for any shoe and
+//!   up card, optionally conditioned on no natural (the dealer peeked).
+//! * [`hand_evs`]: stand / hit / double / split / surrender values of any
+//!   hand against any up card from any composition.
+//! * [`analyse`] / [`analyse_shoe`]: the expected value of a round off the
+//!   top for the optimal composition-dependent strategy and for the computed
+//!   total-dependent [`BasicStrategy`], per up card and overall.
+//!
+//! # Model
+//!
+//! Every decision sees the exact composition: the full shoe less the
+//! player's cards and the up card. Insurance is never taken. A player
+//! natural is paid (never split or doubled) and pushes a dealer natural.
+//! Dealer naturals follow [`Peek`] and [`NoPeekLoss`].
+//!
+//! After a split the model is **CDZ-** (Eric Farmer's and MGP's
+//! combinatorial analysers): each split hand is played with the action the
+//! same cards would get as an unsplit hand (optimal for the full shoe less
+//! that hand's cards and the up card), among the options allowed after a
+//! split; its expected value is then computed exactly, including the other
+//! split cards removed. Pairs are resplit whenever allowed, up to
+//! `max_split_hands`. See [`split`](self) internals for the algorithm.
+//!
+//! # Speed
+//!
+//! Dealer probabilities are memoised by the removed-card multiset (a packed
+//! `u64` key, FxHash map) and computed for all ten up cards at once by
+//! summing over the ~1,700 final dealer compositions with precomputed order
+//! multipliers, eight removals at a time (vectorised lanes) through a
+//! product trie; player values are swept over a static index of the ~3,000
+//! player hands with precomputed hit links, no allocation in the loops.
+//! Split hands are valued only where a split hand can actually arrive
+//! (hits and doubles of either strategy). A full six-deck analysis needs
+//! about 19,500 dealer evaluations.
+
+// The numeric kernels index several parallel per-card arrays with one
+// loop variable; iterator chains would hide that.
+#![allow(clippy::needless_range_loop)]
+
+mod analysis;
+mod dealer;
+mod engine;
+mod error;
+mod evs;
+mod fxhash;
+mod hands;
+mod rules;
+mod shoe;
+mod split;
+mod strategy;
+
+pub use analysis::{analyse, analyse_shoe, MainGameAnalysis, UpCardSummary};
+pub use dealer::{dealer_probabilities, DealerProbs};
+pub use error::MainGameError;
+pub use evs::{hand_evs, ActionEvs};
+pub use rules::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};
+pub use shoe::Shoe;
+pub use strategy::{Action, Allowed, BasicStrategy, Cell, HandKind};

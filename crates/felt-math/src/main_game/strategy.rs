@@ -1,0 +1,485 @@
+//! Total-dependent basic strategy, computed from the rules and the full
+//! shoe (never typed in from a chart).
+//!
+//! # Definition
+//!
+//! A *cell* is (hand kind, total or pair card, up card): hard totals
+//! 4..=21, soft totals 12..=21 and pairs A..=T. For each cell the analyser
+//! averages the exact expected value of every action over the *two-card*
+//! hands of the cell: non-pair, non-natural hands for the hard and soft
+//! cells (the pair hands when no other hand exists: hard 4, hard 20, soft
+//! 12), the pair itself for pair cells, and the three-card hands for hard
+//! and soft 21 which no such two-card hand makes. Each hand is weighted by
+//! its probability of being dealt from the full shoe less the up card, and
+//! its values are computed with the full shoe less its cards and the up
+//! card, unconditioned on the dealer natural (so the weights are those of
+//! the round's expected value; for a peek game this is the same as
+//! weighting the conditional values by P(hand and no natural)).
+//!
+//! The cell *ranks* the actions by that average; a hand takes the first
+//! action its situation allows (so "double, else hit" and "surrender, else
+//! stand" are both encoded). Hands of three or more cards take the better
+//! of stand and hit in their cell's ranking. Hitting values use this same
+//! strategy for the later decisions: cells are decided in the order hard
+//! 21..=11, soft 21..=12, hard 10..=4, so every hand reached by a hit lies
+//! in a cell already decided. Pair cells are decided last, with the split
+//! value computed exactly for the strategy (resplitting whenever allowed,
+//! the split hands played by the cells with the after-split permissions:
+//! `double_after_split`, `surrender_after_split`; a pair that can no longer
+//! be split is played by its pair cell's best non-split action).
+
+use std::fmt;
+
+use super::engine::Engine;
+use super::error::MainGameError;
+use super::hands::NONE;
+use super::shoe::rank_index;
+
+/// A player action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Stand.
+    Stand,
+    /// Take a card.
+    Hit,
+    /// Double the bet and take exactly one card.
+    Double,
+    /// Split the pair.
+    Split,
+    /// Surrender half the bet.
+    Surrender,
+}
+
+/// The kind of a player hand, selecting the strategy table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HandKind {
+    /// No ace counted as 11.
+    Hard,
+    /// An ace counted as 11.
+    Soft,
+    /// A two-card pair (indexed by its card, 1 = aces ..= 10 = tens).
+    Pair,
+}
+
+/// Which options the current hand may take under the rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Allowed {
+    /// Doubling is allowed (two cards, total and after-split rules).
+    pub double: bool,
+    /// Surrender is allowed (first two cards, or after a split with
+    /// `surrender_after_split`).
+    pub surrender: bool,
+    /// Splitting is allowed (a pair, hands left under the limit).
+    pub split: bool,
+}
+
+/// One strategy cell: the averaged expected values and the action ranking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Average EV of standing (per unit initial bet, unconditioned).
+    pub stand: f64,
+    /// Average EV of hitting (then playing this strategy).
+    pub hit: f64,
+    /// Average EV of doubling, if the rules allow doubling these hands.
+    pub double: Option<f64>,
+    /// EV of splitting (pair cells only, if allowed).
+    pub split: Option<f64>,
+    /// Average EV of surrendering, if the rules have surrender.
+    pub surrender: Option<f64>,
+    ranking: [Action; 5],
+    len: u8,
+}
+
+impl Cell {
+    fn new(
+        stand: f64,
+        hit: f64,
+        double: Option<f64>,
+        split: Option<f64>,
+        surrender: Option<f64>,
+    ) -> Self {
+        let mut opts: Vec<(Action, f64)> = vec![(Action::Stand, stand), (Action::Hit, hit)];
+        if let Some(v) = double {
+            opts.push((Action::Double, v));
+        }
+        if let Some(v) = split {
+            opts.push((Action::Split, v));
+        }
+        if let Some(v) = surrender {
+            opts.push((Action::Surrender, v));
+        }
+        // stable: ties keep the order stand, hit, double, split, surrender
+        opts.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal));
+        let mut ranking = [Action::Stand; 5];
+        for (slot, (a, _)) in ranking.iter_mut().zip(&opts) {
+            *slot = *a;
+        }
+        Cell {
+            stand,
+            hit,
+            double,
+            split,
+            surrender,
+            ranking,
+            len: opts.len() as u8,
+        }
+    }
+
+    /// A cell no hand of the shoe can reach: hit below 17, else stand.
+    fn default_for(total: u8) -> Self {
+        let (s, h) = if total >= 17 {
+            (0.0, -1.0)
+        } else {
+            (-1.0, 0.0)
+        };
+        Cell::new(s, h, None, None, None)
+    }
+
+    /// The actions ordered from the best average EV down.
+    pub fn ranking(&self) -> &[Action] {
+        &self.ranking[..usize::from(self.len)]
+    }
+
+    /// The best action among the allowed ones.
+    #[inline]
+    pub fn best(&self, allowed: Allowed) -> Action {
+        for &a in self.ranking() {
+            let ok = match a {
+                Action::Stand | Action::Hit => true,
+                Action::Double => allowed.double,
+                Action::Split => allowed.split,
+                Action::Surrender => allowed.surrender,
+            };
+            if ok {
+                return a;
+            }
+        }
+        Action::Stand
+    }
+
+    fn code(&self) -> String {
+        let first = self.ranking[0];
+        let next = |skip: &[Action]| {
+            self.ranking()
+                .iter()
+                .copied()
+                .find(|a| !skip.contains(a))
+                .unwrap_or(Action::Stand)
+        };
+        let lower = |a: Action| match a {
+            Action::Stand => "s",
+            Action::Hit => "h",
+            Action::Double => "d",
+            Action::Split => "p",
+            Action::Surrender => "r",
+        };
+        match first {
+            Action::Stand => "S".into(),
+            Action::Hit => "H".into(),
+            Action::Split => "P".into(),
+            Action::Double => format!(
+                "D{}",
+                lower(next(&[Action::Double, Action::Split, Action::Surrender]))
+            ),
+            Action::Surrender => format!("R{}", lower(next(&[Action::Surrender, Action::Double]))),
+        }
+    }
+}
+
+/// A computed total-dependent basic strategy, indexed
+/// `[kind][total or pair card][up card]`; see the module docs for the
+/// exact definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BasicStrategy {
+    /// Hard totals 4..=21 (index `total - 4`), per up card index.
+    hard: [[Cell; 10]; 18],
+    /// Soft totals 12..=21 (index `total - 12`).
+    soft: [[Cell; 10]; 10],
+    /// Pairs, index = card index (0 = aces, 9 = tens).
+    pair: [[Cell; 10]; 10],
+}
+
+impl BasicStrategy {
+    /// The cell for `kind`, `total_or_rank` (a total for hard / soft, the
+    /// pair's card 1..=10 for pairs) and up card 1..=10.
+    pub fn cell(&self, kind: HandKind, total_or_rank: u8, up: u8) -> Result<&Cell, MainGameError> {
+        let u = rank_index(up)?;
+        let bad = || MainGameError::InvalidHand(format!("no {kind:?} cell for {total_or_rank}"));
+        match kind {
+            HandKind::Hard if (4..=21).contains(&total_or_rank) => {
+                Ok(&self.hard[usize::from(total_or_rank - 4)][u])
+            }
+            HandKind::Soft if (12..=21).contains(&total_or_rank) => {
+                Ok(&self.soft[usize::from(total_or_rank - 12)][u])
+            }
+            HandKind::Pair => Ok(&self.pair[rank_index(total_or_rank).map_err(|_| bad())?][u]),
+            _ => Err(bad()),
+        }
+    }
+
+    /// The basic-strategy action for a hand of `kind` and `total_or_rank`
+    /// against `up`, given what the situation allows (after a split pass
+    /// the after-split permissions, e.g. no double without DAS).
+    pub fn action(
+        &self,
+        kind: HandKind,
+        total_or_rank: u8,
+        up: u8,
+        allowed: Allowed,
+    ) -> Result<Action, MainGameError> {
+        Ok(self.cell(kind, total_or_rank, up)?.best(allowed))
+    }
+
+    pub(crate) fn cell_internal(&self, kind: HandKind, total_or_index: u8, u: usize) -> &Cell {
+        match kind {
+            HandKind::Hard => &self.hard[usize::from(total_or_index.clamp(4, 21) - 4)][u],
+            HandKind::Soft => &self.soft[usize::from(total_or_index.clamp(12, 21) - 12)][u],
+            HandKind::Pair => &self.pair[usize::from(total_or_index.min(9))][u],
+        }
+    }
+
+    /// The chart as text: rows hard 4..=21, soft 12..=21, pairs; columns up
+    /// cards 2..=10, A. Codes: S stand, H hit, P split, Dh / Ds double else
+    /// hit / stand, Rh / Rs / Rp surrender else hit / stand / split.
+    pub fn to_chart(&self) -> String {
+        let mut s = String::new();
+        let order = [1usize, 2, 3, 4, 5, 6, 7, 8, 9, 0];
+        let header = |s: &mut String, title: &str| {
+            s.push_str(&format!("{title:<8}"));
+            for &u in &order {
+                let name = if u == 0 {
+                    "A".to_string()
+                } else {
+                    (u + 1).to_string()
+                };
+                s.push_str(&format!("{name:>4}"));
+            }
+            s.push('\n');
+        };
+        header(&mut s, "hard");
+        for (i, row) in self.hard.iter().enumerate() {
+            s.push_str(&format!("{:<8}", i + 4));
+            for &u in &order {
+                s.push_str(&format!("{:>4}", row[u].code()));
+            }
+            s.push('\n');
+        }
+        header(&mut s, "soft");
+        for (i, row) in self.soft.iter().enumerate() {
+            s.push_str(&format!("{:<8}", format!("A,{}", i + 1)));
+            for &u in &order {
+                s.push_str(&format!("{:>4}", row[u].code()));
+            }
+            s.push('\n');
+        }
+        header(&mut s, "pair");
+        for (i, row) in self.pair.iter().enumerate() {
+            let c = if i == 0 {
+                "A".to_string()
+            } else if i == 9 {
+                "T".to_string()
+            } else {
+                (i + 1).to_string()
+            };
+            s.push_str(&format!("{:<8}", format!("{c},{c}")));
+            for &u in &order {
+                s.push_str(&format!("{:>4}", row[u].code()));
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+impl fmt::Display for BasicStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_chart())
+    }
+}
+
+/// The basic-strategy values of the unsplit hands.
+pub(crate) struct BsPass {
+    pub strategy: BasicStrategy,
+    /// Hit value (basic strategy afterwards), `hand * 10 + up`.
+    pub hit_bs: Vec<f64>,
+    /// `[soft][total][up]`: a hand of three or more cards hits.
+    pub multi_hit: Box<[[[bool; 10]; 22]; 2]>,
+}
+
+/// Probability weight (up to a common factor) of being dealt hand `h`'s
+/// cards as the first cards from the shoe less the up card.
+fn deal_weight(e: &Engine, h: usize, u: usize) -> f64 {
+    let c = &e.hx.counts[h];
+    let mut w = 1.0;
+    let mut k = 0u32;
+    for r in 0..10 {
+        let avail = e.shoe[r] - i32::from(r == u);
+        for j in 0..i32::from(c[r]) {
+            k += 1;
+            let f = avail - j;
+            if f <= 0 {
+                return 0.0;
+            }
+            // multinomial coefficient built as k / j-th
+            w *= f64::from(f) * f64::from(k) / f64::from(j + 1);
+        }
+    }
+    w
+}
+
+/// Decides the hard and soft cells and the non-split part of the pair
+/// cells; returns the strategy with pair splits still undecided.
+pub(crate) fn hard_soft_pass(e: &Engine) -> BsPass {
+    let hx = e.hx;
+    let len = hx.len();
+    let mut hit_bs = vec![0.0; len * 10];
+    let mut val_bs = vec![0.0; len * 10];
+    let mut multi_hit = Box::new([[[false; 10]; 22]; 2]);
+    let dummy = Cell::default_for(0);
+    let mut strategy = BasicStrategy {
+        hard: [[dummy; 10]; 18],
+        soft: [[dummy; 10]; 10],
+        pair: [[dummy; 10]; 10],
+    };
+    // bucket the feasible hands (two or more cards) by class
+    let mut classes: Vec<Vec<usize>> = vec![Vec::new(); 44];
+    let class_of = |soft: bool, total: u8| usize::from(soft) * 22 + usize::from(total);
+    for h in 0..len {
+        if hx.ncards[h] < 2 || (0..10).any(|r| i32::from(hx.counts[h][r]) > e.shoe[r]) {
+            continue;
+        }
+        classes[class_of(hx.soft[h], hx.total[h])].push(h);
+    }
+    let mut order: Vec<(bool, u8)> = (11..=21).rev().map(|t| (false, t)).collect();
+    order.extend((12..=21).rev().map(|t| (true, t)));
+    order.extend((4..=10).rev().map(|t| (false, t)));
+    for (soft, total) in order {
+        let members = &classes[class_of(soft, total)];
+        // which hands define the cell
+        let two: Vec<usize> = members
+            .iter()
+            .copied()
+            .filter(|&h| hx.ncards[h] == 2)
+            .collect();
+        let non_pair: Vec<usize> = two
+            .iter()
+            .copied()
+            .filter(|&h| {
+                hx.counts[h].iter().all(|&c| c < 2)
+                    && !(hx.counts[h][0] == 1 && hx.counts[h][9] == 1)
+            })
+            .collect();
+        let pairs: Vec<usize> = two
+            .iter()
+            .copied()
+            .filter(|&h| hx.counts[h].contains(&2))
+            .collect();
+        let (defining, two_card) = if !non_pair.is_empty() {
+            (non_pair, true)
+        } else if !pairs.is_empty() {
+            (pairs, true)
+        } else {
+            (
+                members
+                    .iter()
+                    .copied()
+                    .filter(|&h| hx.ncards[h] == 3)
+                    .collect(),
+                false,
+            )
+        };
+        for u in 0..10 {
+            if e.shoe[u] <= 0 {
+                continue;
+            }
+            for &h in members {
+                if e.shoe[u] - i32::from(hx.counts[h][u]) > 0 {
+                    hit_bs[h * 10 + u] = e.hit_with(h, u, &val_bs);
+                }
+            }
+            let can_d = two_card && e.r.can_double(total, soft);
+            let can_s = two_card && e.r.surrender_value(0.0).is_some();
+            let (mut wt, mut st, mut hi, mut db, mut su) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for &h in &defining {
+                if e.shoe[u] - i32::from(hx.counts[h][u]) <= 0 {
+                    continue;
+                }
+                let w = deal_weight(e, h, u);
+                if w <= 0.0 {
+                    continue;
+                }
+                let i = h * 10 + u;
+                wt += w;
+                st += w * e.stand[i];
+                hi += w * hit_bs[i];
+                db += w * e.dbl[i];
+                su += w * e.r.surrender_value(e.pbj[i]).unwrap_or(0.0);
+            }
+            let cell = if wt > 0.0 {
+                Cell::new(
+                    st / wt,
+                    hi / wt,
+                    can_d.then_some(db / wt),
+                    None,
+                    can_s.then_some(su / wt),
+                )
+            } else {
+                Cell::default_for(total)
+            };
+            if soft {
+                strategy.soft[usize::from(total - 12)][u] = cell;
+            } else {
+                strategy.hard[usize::from(total - 4)][u] = cell;
+            }
+            let hits = cell.best(Allowed::default()) == Action::Hit;
+            multi_hit[usize::from(soft)][usize::from(total)][u] = hits;
+            for &h in members {
+                let i = h * 10 + u;
+                if hx.ncards[h] >= 3 {
+                    val_bs[i] = if hits { hit_bs[i] } else { e.stand[i] };
+                }
+            }
+        }
+    }
+    // pair cells without the split option
+    for p in 0..10 {
+        let Some(single) = hx.find(super::hands::key_unit(p)) else {
+            continue;
+        };
+        let h = hx.child[single as usize][p];
+        if h == NONE {
+            continue;
+        }
+        let h = h as usize;
+        let (total, soft) = (hx.total[h], hx.soft[h]);
+        for u in 0..10 {
+            let need = 2 + i32::from(u == p);
+            strategy.pair[p][u] = if e.shoe[u] > 0 && e.shoe[p] >= need {
+                let i = h * 10 + u;
+                Cell::new(
+                    e.stand[i],
+                    hit_bs[i],
+                    e.r.can_double(total, soft).then_some(e.dbl[i]),
+                    None,
+                    e.r.surrender_value(e.pbj[i]),
+                )
+            } else {
+                Cell::default_for(total)
+            };
+        }
+    }
+    BsPass {
+        strategy,
+        hit_bs,
+        multi_hit,
+    }
+}
+
+/// Adds the split option (its exact basic-strategy value per up card) to
+/// pair cell `p`.
+pub(crate) fn set_pair_split(s: &mut BasicStrategy, p: usize, split: &[Option<f64>; 10]) {
+    for u in 0..10 {
+        let c = s.pair[p][u];
+        s.pair[p][u] = Cell::new(c.stand, c.hit, c.double, split[u], c.surrender);
+    }
+}

@@ -1,0 +1,157 @@
+//! The par sheet of a game: the main game under basic and composition-dependent
+//! play, every side bet's outcome table, and the progressive's meter curve.
+
+use crate::main_game::{analyse, BasicStrategy, MainGameError};
+use crate::mapping::main_game_rules;
+use crate::sidebet::{analyse_all, SideBetAnalysis, SideBetError};
+use felt_core::Rules;
+use serde::Serialize;
+
+/// Why a par sheet could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ParSheetError {
+    /// The deck count is outside 1..=8.
+    #[error("{0} decks: the analysis takes 1 to 8")]
+    Decks(u8),
+    /// The main-game analysis refused the rules.
+    #[error("main game: {0}")]
+    Main(#[from] MainGameError),
+    /// A side bet's analysis refused the rules.
+    #[error("side bet: {0}")]
+    SideBet(#[from] SideBetError),
+}
+
+/// The main game's exact figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MainFigures {
+    /// House edge per initial bet under the computed basic strategy (positive for the house).
+    pub house_edge: f64,
+    /// House edge under the optimal composition-dependent strategy (CDZ- after splits).
+    pub house_edge_cd: f64,
+    /// Player's expected value per initial bet, basic strategy.
+    pub ev_basic: f64,
+    /// Player's expected value per initial bet, composition-dependent strategy.
+    pub ev_cd: f64,
+    /// Standard deviation of a round per initial bet (composition-dependent play).
+    pub std_dev: Option<f64>,
+    /// Rules the figures do not fully model, in words.
+    pub not_analysed: Vec<String>,
+    /// The post-split model of the figures.
+    pub split_model: &'static str,
+    /// Per dealer up card (1 = ace ..= 10): probability, EV basic, EV composition-dependent.
+    pub per_up_card: Vec<UpCardFigures>,
+}
+
+/// The main game's figures for one dealer up card.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UpCardFigures {
+    /// Up card, 1 = ace ..= 10.
+    pub up: u8,
+    /// Probability of the up card.
+    pub probability: f64,
+    /// Player's EV given the up card, basic strategy.
+    pub ev_basic: f64,
+    /// Player's EV given the up card, composition-dependent.
+    pub ev_cd: f64,
+    /// Probability the dealer busts (natural counted as an outcome of its own).
+    pub dealer_bust: f64,
+}
+
+/// A point of a progressive's meter curve.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeterPoint {
+    /// Meter, in units of the wager.
+    pub meter: f64,
+    /// House edge at that meter.
+    pub house_edge: f64,
+}
+
+/// Everything `felt edge` prints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParSheet {
+    /// The game's id.
+    pub game: String,
+    /// The game's name.
+    pub name: String,
+    /// Decks analysed.
+    pub decks: u8,
+    /// Whether the rules deal from a CSM (figures are then those of the N-deck shoe, LL-6).
+    pub csm: bool,
+    /// The main game.
+    pub main: MainFigures,
+    /// Every side bet, in settlement order.
+    pub side_bets: Vec<SideBetAnalysis>,
+    /// Per progressive side bet (by id): the edge at a range of meters.
+    pub meter_curves: Vec<(String, Vec<MeterPoint>)>,
+    /// The computed basic strategy, as a chart.
+    #[serde(skip)]
+    pub strategy: BasicStrategy,
+}
+
+/// The par sheet of `rules` for `decks` (default: the file's), the progressive meter at
+/// `meter` units of the wager (default: each meter's reset over its wager).
+pub fn par_sheet(
+    rules: &Rules,
+    decks: Option<u8>,
+    meter: Option<f64>,
+) -> Result<ParSheet, ParSheetError> {
+    let decks = decks.unwrap_or(rules.shoe().decks);
+    if !(1..=8).contains(&decks) {
+        return Err(ParSheetError::Decks(decks));
+    }
+    let mapped = main_game_rules(rules, decks);
+    let a = analyse(&mapped.main)?;
+    let side_bets = analyse_all(rules, decks, meter)?;
+    let meter_curves = side_bets
+        .iter()
+        .filter_map(|b| {
+            let m = b.meter.as_ref()?;
+            let top = m
+                .break_even_meter
+                .unwrap_or(m.meter_units)
+                .max(m.meter_units)
+                * 1.25;
+            let points = (0..=10)
+                .map(|i| {
+                    let meter = top * f64::from(i) / 10.0;
+                    MeterPoint {
+                        meter,
+                        house_edge: m.edge_at_zero_meter - m.edge_per_meter_unit * meter,
+                    }
+                })
+                .collect();
+            Some((b.id.clone(), points))
+        })
+        .collect();
+    Ok(ParSheet {
+        game: rules.game().id.clone(),
+        name: rules.game().name.clone(),
+        decks,
+        csm: rules.shoe().csm,
+        main: MainFigures {
+            house_edge: -a.ev_basic,
+            house_edge_cd: -a.ev_cd,
+            ev_basic: a.ev_basic,
+            ev_cd: a.ev_cd,
+            std_dev: a.sd_cd,
+            not_analysed: mapped.not_analysed,
+            split_model:
+                "CDZ-: each split hand is played as the same cards would be before the split, \
+                          given the removed cards; resplits exact to the hand limit",
+            per_up_card: a
+                .per_up
+                .iter()
+                .map(|u| UpCardFigures {
+                    up: u.up,
+                    probability: u.probability,
+                    ev_basic: u.ev_basic,
+                    ev_cd: u.ev_cd,
+                    dealer_bust: u.dealer.bust,
+                })
+                .collect(),
+        },
+        side_bets,
+        meter_curves,
+        strategy: a.basic_strategy,
+    })
+}
