@@ -4,6 +4,7 @@
 
 mod cmd;
 mod game_arg;
+mod play;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +23,12 @@ enum Command {
     Games,
     /// Print the plain-language rules card of a game (a preset name or a rules file).
     Rules(cmd::rules::Args),
+    /// Sit at the terminal table and play a game.
+    Play(play::Args),
+    /// Print the par sheet: the exact house edge of the main game and every side bet.
+    Edge(cmd::edge::Args),
+    /// Print the basic strategy computed from the rules.
+    Strategy(cmd::strategy::Args),
 }
 
 fn main() -> ExitCode {
@@ -29,6 +36,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games => cmd::games::run(),
         Command::Rules(a) => cmd::rules::run(&a),
+        Command::Play(a) => play::run(&a),
+        Command::Edge(a) => cmd::edge::run(&a),
+        Command::Strategy(a) => cmd::strategy::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

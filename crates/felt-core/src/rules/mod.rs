@@ -253,10 +253,10 @@ pub enum DoubleOn {
     None,
     /// Any first two cards.
     AnyTwo,
-    /// Hard or soft totals 9, 10 or 11.
+    /// Hard totals 9, 10 or 11 (a soft hand such as A-8 may not double).
     #[serde(rename = "9-11")]
     NineToEleven,
-    /// Totals 10 or 11.
+    /// Hard totals 10 or 11.
     #[serde(rename = "10-11")]
     TenToEleven,
 }

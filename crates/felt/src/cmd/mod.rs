@@ -1,4 +1,6 @@
 //! One module per subcommand.
 
+pub mod edge;
 pub mod games;
 pub mod rules;
+pub mod strategy;

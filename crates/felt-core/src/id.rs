@@ -1,0 +1,81 @@
+//! Short inline identifiers (side-bet ids, meter ids): `Copy`, no heap, serialized as text.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// An identifier of at most [`ShortId::MAX_LEN`] bytes held inline, so that events
+/// naming a side bet or a meter never allocate.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShortId {
+    len: u8,
+    bytes: [u8; ShortId::MAX_LEN],
+}
+
+impl ShortId {
+    /// The longest id, in bytes.
+    pub const MAX_LEN: usize = 31;
+
+    /// The id for `text`; `None` if it is longer than [`ShortId::MAX_LEN`] bytes.
+    pub fn new(text: &str) -> Option<ShortId> {
+        let b = text.as_bytes();
+        if b.len() > Self::MAX_LEN {
+            return None;
+        }
+        let mut bytes = [0u8; Self::MAX_LEN];
+        bytes[..b.len()].copy_from_slice(b);
+        Some(ShortId {
+            len: b.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        // Built from a `&str` cut at its own length, so always valid UTF-8.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+}
+
+impl fmt::Display for ShortId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl fmt::Debug for ShortId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+impl Serialize for ShortId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for ShortId {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for ShortId {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ids_round_trip_and_refuse_long_text() {
+        let id = ShortId::new("blazing-7s").unwrap();
+        assert_eq!(id.as_str(), "blazing-7s");
+        assert_eq!(id, "blazing-7s");
+        assert!(ShortId::new(&"x".repeat(32)).is_none());
+        assert_eq!(ShortId::new("").unwrap().as_str(), "");
+    }
+}

@@ -1,0 +1,354 @@
+//! What players and the dealer may do, what is legal now, and why an action is refused.
+
+use super::Phase;
+use crate::meter::MeterId;
+use crate::money::{Money, Ratio};
+use serde::Serialize;
+
+/// A player's decision on the hand (or spot) whose turn it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    /// Take a card.
+    Hit,
+    /// Take no more cards.
+    Stand,
+    /// Add this amount (the full bet, or less where allowed) and take exactly one card.
+    Double(Money),
+    /// Split the pair into two hands, adding a bet equal to the hand's.
+    Split,
+    /// Give up the hand for half the bet (late, or early before the peek).
+    Surrender,
+    /// Take insurance for this amount (dealer ace, C-6).
+    Insure(Money),
+    /// Take even money on a natural (dealer ace, C-6).
+    EvenMoney,
+    /// Decline the offer on the table (insurance, even money or early surrender).
+    Decline,
+}
+
+impl Decision {
+    /// The decision's bit in a [`Decisions`] set.
+    pub fn bit(self) -> Decisions {
+        match self {
+            Decision::Hit => Decisions::HIT,
+            Decision::Stand => Decisions::STAND,
+            Decision::Double(_) => Decisions::DOUBLE,
+            Decision::Split => Decisions::SPLIT,
+            Decision::Surrender => Decisions::SURRENDER,
+            Decision::Insure(_) => Decisions::INSURE,
+            Decision::EvenMoney => Decisions::EVEN_MONEY,
+            Decision::Decline => Decisions::DECLINE,
+        }
+    }
+}
+
+/// An action on the round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Action {
+    /// A main bet on a seat's spot (betting phase).
+    Bet {
+        /// Seat.
+        seat: u8,
+        /// The seat's spot, 0..max_spots_per_player.
+        spot: u8,
+        /// Amount.
+        amount: Money,
+    },
+    /// A side bet on a spot that has a main bet (betting phase).
+    SideBet {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+        /// The side bet's index in [`super::Table::side_bets`].
+        bet: u8,
+        /// Amount.
+        amount: Money,
+    },
+    /// Takes back every bet of a spot (betting phase).
+    Withdraw {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+    },
+    /// No more bets: the dealer starts dealing.
+    Deal,
+    /// A seat's decision on the hand or offer whose turn it is.
+    Play {
+        /// The seat deciding.
+        seat: u8,
+        /// The decision.
+        decision: Decision,
+    },
+}
+
+/// A set of decisions (a bitset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Decisions(pub u8);
+
+impl Decisions {
+    /// No decision.
+    pub const NONE: Decisions = Decisions(0);
+    /// Hit.
+    pub const HIT: Decisions = Decisions(1);
+    /// Stand.
+    pub const STAND: Decisions = Decisions(1 << 1);
+    /// Double.
+    pub const DOUBLE: Decisions = Decisions(1 << 2);
+    /// Split.
+    pub const SPLIT: Decisions = Decisions(1 << 3);
+    /// Surrender.
+    pub const SURRENDER: Decisions = Decisions(1 << 4);
+    /// Insure.
+    pub const INSURE: Decisions = Decisions(1 << 5);
+    /// Even money.
+    pub const EVEN_MONEY: Decisions = Decisions(1 << 6);
+    /// Decline an offer.
+    pub const DECLINE: Decisions = Decisions(1 << 7);
+
+    /// Whether every decision of `other` is in the set.
+    #[inline]
+    pub fn contains(self, other: Decisions) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether this decision is in the set.
+    #[inline]
+    pub fn allows(self, d: Decision) -> bool {
+        self.contains(d.bit())
+    }
+
+    /// Adds decisions.
+    #[inline]
+    pub fn insert(&mut self, other: Decisions) {
+        self.0 |= other.0;
+    }
+
+    /// Removes decisions.
+    #[inline]
+    pub fn remove(&mut self, other: Decisions) {
+        self.0 &= !other.0;
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOr for Decisions {
+    type Output = Decisions;
+    fn bitor(self, o: Decisions) -> Decisions {
+        Decisions(self.0 | o.0)
+    }
+}
+
+/// The amounts allowed for a double or an insurance: multiples of `step` from `min`
+/// to `max`, and `full` itself (the full bet, or exactly half of it) when `full <= max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AmountRange {
+    /// Smallest amount.
+    pub min: Money,
+    /// Largest amount.
+    pub max: Money,
+    /// Amounts are multiples of this...
+    pub step: Money,
+    /// ...or exactly this.
+    pub full: Money,
+}
+
+impl AmountRange {
+    /// Exactly one amount.
+    pub fn exactly(a: Money) -> AmountRange {
+        AmountRange {
+            min: a,
+            max: a,
+            step: a,
+            full: a,
+        }
+    }
+
+    /// Whether `a` is an allowed amount.
+    #[inline]
+    pub fn allows(&self, a: Money) -> bool {
+        a >= self.min && a <= self.max && (a == self.full || a.is_multiple_of(self.step))
+    }
+}
+
+/// Whose turn it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "turn", rename_all = "kebab-case")]
+pub enum Turn {
+    /// Betting is open: any seat may bet; the dealer may deal.
+    Bets,
+    /// A seat decides on a hand (or an insurance / surrender offer on its spot).
+    Seat {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+        /// Hand of the spot.
+        hand: u8,
+    },
+    /// Chance: a card to deal, the dealer's play or the settlement (nobody decides;
+    /// [`super::Round::advance`] performs it, or the round runs it by itself).
+    Chance,
+    /// No round in progress.
+    Done,
+}
+
+/// What the actor may do now. Small and `Copy`: no allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Legal {
+    /// Whose turn.
+    pub turn: Turn,
+    /// The decisions offered (empty unless a seat decides).
+    pub decisions: Decisions,
+    /// The amounts a double may be, when offered.
+    pub double: Option<AmountRange>,
+    /// The amounts insurance may be, when offered.
+    pub insurance: Option<AmountRange>,
+}
+
+/// Why an action was refused. A refused action changes nothing (C-10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ActionError {
+    /// The decision is not among those offered.
+    #[error("{decision:?} is not offered on this hand now")]
+    NotOffered {
+        /// The decision refused.
+        decision: Decision,
+    },
+    /// No seat decides now.
+    #[error("no decision is asked now (phase {phase:?})")]
+    NoDecisionNow {
+        /// The phase.
+        phase: Phase,
+    },
+    /// Another seat decides now.
+    #[error("it is seat {turn}'s turn, not seat {seat}'s")]
+    NotYourTurn {
+        /// The seat that tried.
+        seat: u8,
+        /// The seat whose turn it is.
+        turn: u8,
+    },
+    /// Bets are closed (the first card is out).
+    #[error("bets are closed: no bet is accepted after the first card")]
+    LateBet,
+    /// No betting round is open (call `begin`).
+    #[error("no round is open for betting")]
+    NotBetting,
+    /// The previous round is not finished.
+    #[error("the round in progress is not finished")]
+    RoundInProgress,
+    /// Deal with no main bet on the table.
+    #[error("no main bet: nothing to deal")]
+    NoBets,
+    /// Nothing for chance to do now.
+    #[error("no card to deal or step to run now")]
+    NoChanceStep,
+    /// A bet outside its limits.
+    #[error("{amount} is outside the limits {min} to {max}")]
+    BetOutsideLimits {
+        /// Amount.
+        amount: Money,
+        /// Minimum.
+        min: Money,
+        /// Maximum.
+        max: Money,
+    },
+    /// A bet not a multiple of the increment.
+    #[error("{amount} is not a multiple of {increment}")]
+    WrongIncrement {
+        /// Amount.
+        amount: Money,
+        /// Increment.
+        increment: Money,
+    },
+    /// A double or insurance amount not allowed.
+    #[error("{amount} is not an allowed amount ({min} to {max})")]
+    WrongAmount {
+        /// Amount.
+        amount: Money,
+        /// Minimum.
+        min: Money,
+        /// Maximum.
+        max: Money,
+    },
+    /// Under `rounding = "exact"`, a payout of this bet would not be a whole cent (C-2).
+    #[error("a bet of {amount} would pay {ratio} ({what}) in a fraction of a cent")]
+    InexactPayout {
+        /// Amount.
+        amount: Money,
+        /// The payout ratio.
+        ratio: Ratio,
+        /// Which payout.
+        what: &'static str,
+    },
+    /// A side bet on a spot with no main bet (C-3).
+    #[error("seat {seat} spot {spot} has no main bet: a side bet needs one")]
+    SideBetWithoutMainBet {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+    },
+    /// The spot already holds this bet.
+    #[error("seat {seat} spot {spot} already holds this bet (withdraw it first)")]
+    AlreadyBet {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+    },
+    /// Nothing to withdraw.
+    #[error("seat {seat} spot {spot} holds no bet")]
+    NoBetOnSpot {
+        /// Seat.
+        seat: u8,
+        /// Spot.
+        spot: u8,
+    },
+    /// Not enough in the seat's bankroll.
+    #[error("needs {needed}, the balance is {balance}")]
+    InsufficientBalance {
+        /// Amount needed.
+        needed: Money,
+        /// Balance.
+        balance: Money,
+    },
+    /// No such seat in this round.
+    #[error("there is no seat {seat}")]
+    UnknownSeat {
+        /// Seat.
+        seat: u8,
+    },
+    /// No such spot.
+    #[error("there is no spot {spot} (a seat plays spots 0 to {max})")]
+    UnknownSpot {
+        /// Spot.
+        spot: u8,
+        /// Highest spot.
+        max: u8,
+    },
+    /// No such side bet.
+    #[error("there is no side bet {bet} at this table")]
+    UnknownSideBet {
+        /// Index.
+        bet: u8,
+    },
+    /// The meter store does not hold a meter the table needs.
+    #[error("the meter `{id}` is not in the meter store")]
+    MeterMissing {
+        /// The meter.
+        id: MeterId,
+    },
+    /// A burn with no card left.
+    #[error("the shoe is empty")]
+    ShoeEmpty,
+}

@@ -1,0 +1,691 @@
+//! Verifying and applying actions: bets, the deal, and the seats' decisions.
+//! Every check comes before the first change, so a refused action changes nothing.
+
+use super::action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
+use super::event::{Account, BetKind, Event, Move, Why};
+use super::flow::PlayState;
+use super::{DecisionContext, Io, PHand, Round, SideState, Spot, Stage, Status};
+use crate::card::Rank;
+use crate::money::{Money, Payout};
+use crate::rules::{DoubleOn, InsuranceOffer, LinePay, Surrender};
+use rand_core::{CryptoRng, RngCore};
+
+/// Rounds `a` down to a multiple of `step`.
+fn floor_to(a: Money, step: Money) -> Money {
+    if step.0 <= 0 {
+        return a;
+    }
+    Money(a.0 - a.0.rem_euclid(step.0))
+}
+
+impl<R: RngCore + CryptoRng> Round<R> {
+    pub(crate) fn apply_io<I: Io>(
+        &mut self,
+        action: Action,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        match action {
+            Action::Bet { seat, spot, amount } => self.bet(seat, spot, amount, io),
+            Action::SideBet {
+                seat,
+                spot,
+                bet,
+                amount,
+            } => self.side_bet(seat, spot, bet, amount, io),
+            Action::Withdraw { seat, spot } => self.withdraw(seat, spot, io),
+            Action::Deal => self.deal(io),
+            Action::Play { seat, decision } => self.decide(seat, decision, io),
+        }
+    }
+
+    fn betting_open(&self) -> Result<(), ActionError> {
+        match self.stage {
+            Stage::Betting => Ok(()),
+            Stage::Done => Err(ActionError::NotBetting),
+            _ => Err(ActionError::LateBet),
+        }
+    }
+
+    fn spot_index(&self, seat: u8, spot: u8) -> Result<u8, ActionError> {
+        if seat >= self.nseats {
+            return Err(ActionError::UnknownSeat { seat });
+        }
+        let spots = self.table.cfg.spots;
+        if spot >= spots {
+            return Err(ActionError::UnknownSpot {
+                spot,
+                max: spots - 1,
+            });
+        }
+        Ok(seat * spots + spot)
+    }
+
+    fn check_funds(&self, seat: u8, needed: Money) -> Result<(), ActionError> {
+        let balance = self.balances[usize::from(seat)];
+        if needed > balance {
+            return Err(ActionError::InsufficientBalance { needed, balance });
+        }
+        Ok(())
+    }
+
+    fn check_exact(
+        &self,
+        amount: Money,
+        payout: Payout,
+        what: &'static str,
+    ) -> Result<(), ActionError> {
+        if self.table.cfg.exact && super::settle::returned(payout, amount).1 != 0 {
+            return Err(ActionError::InexactPayout {
+                amount,
+                ratio: payout.ratio,
+                what,
+            });
+        }
+        Ok(())
+    }
+
+    fn bet<I: Io>(
+        &mut self,
+        seat: u8,
+        spot: u8,
+        amount: Money,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        self.betting_open()?;
+        let si = self.spot_index(seat, spot)?;
+        if self.spots[usize::from(si)].nhands != 0 {
+            return Err(ActionError::AlreadyBet { seat, spot });
+        }
+        let cfg = &self.table.cfg;
+        let l = cfg.main;
+        if amount < l.min || amount > l.max {
+            return Err(ActionError::BetOutsideLimits {
+                amount,
+                min: l.min,
+                max: l.max,
+            });
+        }
+        if !amount.is_multiple_of(l.increment) {
+            return Err(ActionError::WrongIncrement {
+                amount,
+                increment: l.increment,
+            });
+        }
+        self.check_exact(amount, cfg.blackjack, "blackjack")?;
+        let half = Payout::to(1, 2);
+        if cfg.insurance == InsuranceOffer::Half {
+            self.check_exact(amount, half, "insurance is half the bet")?;
+        }
+        if cfg.surrender != Surrender::None {
+            self.check_exact(amount, half, "surrender returns half the bet")?;
+        }
+        self.check_funds(seat, amount)?;
+        // Applied.
+        self.balances[usize::from(seat)] -= amount;
+        let i = usize::from(si) * self.mh();
+        self.hands[i] = PHand::new(amount);
+        self.spots[usize::from(si)].nhands = 1;
+        io.emit(Event::Moved(Move {
+            from: Account::Seat { seat },
+            to: Account::Felt,
+            amount,
+            at: self.place(si, 0),
+            bet: BetKind::Main,
+            why: Why::Wager,
+        }));
+        Ok(())
+    }
+
+    fn side_bet<I: Io>(
+        &mut self,
+        seat: u8,
+        spot: u8,
+        bet: u8,
+        amount: Money,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        self.betting_open()?;
+        let si = self.spot_index(seat, spot)?;
+        let cfg = &self.table.cfg;
+        let b = cfg
+            .sides
+            .get(usize::from(bet))
+            .ok_or(ActionError::UnknownSideBet { bet })?;
+        let s = &self.spots[usize::from(si)];
+        if s.nhands == 0 {
+            return Err(ActionError::SideBetWithoutMainBet { seat, spot });
+        }
+        if s.side_state[usize::from(bet)] != SideState::Off {
+            return Err(ActionError::AlreadyBet { seat, spot });
+        }
+        let l = b.limits;
+        if amount < l.min || amount > l.max {
+            return Err(ActionError::BetOutsideLimits {
+                amount,
+                min: l.min,
+                max: l.max,
+            });
+        }
+        if !amount.is_multiple_of(l.increment) {
+            return Err(ActionError::WrongIncrement {
+                amount,
+                increment: l.increment,
+            });
+        }
+        for line in &b.lines {
+            if let LinePay::Odds(ratio) = line.pay {
+                let p = Payout {
+                    ratio,
+                    basis: line.basis,
+                };
+                self.check_exact(amount, p, "a side-bet line")?;
+            }
+        }
+        self.check_funds(seat, amount)?;
+        let id = b.id;
+        self.balances[usize::from(seat)] -= amount;
+        let s = &mut self.spots[usize::from(si)];
+        s.side[usize::from(bet)] = amount;
+        s.side_state[usize::from(bet)] = SideState::Open;
+        io.emit(Event::Moved(Move {
+            from: Account::Seat { seat },
+            to: Account::Felt,
+            amount,
+            at: self.place(si, 0),
+            bet: BetKind::Side(id),
+            why: Why::Wager,
+        }));
+        Ok(())
+    }
+
+    fn withdraw<I: Io>(&mut self, seat: u8, spot: u8, io: &mut I) -> Result<(), ActionError> {
+        self.betting_open()?;
+        let si = self.spot_index(seat, spot)?;
+        let s = self.spots[usize::from(si)];
+        if s.nhands == 0 {
+            return Err(ActionError::NoBetOnSpot { seat, spot });
+        }
+        let at = self.place(si, 0);
+        for (k, st) in s.side_state.iter().enumerate() {
+            if *st != SideState::Off {
+                self.balances[usize::from(seat)] += s.side[k];
+                io.emit(Event::Moved(Move {
+                    from: Account::Felt,
+                    to: Account::Seat { seat },
+                    amount: s.side[k],
+                    at,
+                    bet: BetKind::Side(self.table.cfg.sides[k].id),
+                    why: Why::Withdrawn,
+                }));
+            }
+        }
+        let main = self.hands[usize::from(si) * self.mh()].stake;
+        self.balances[usize::from(seat)] += main;
+        io.emit(Event::Moved(Move {
+            from: Account::Felt,
+            to: Account::Seat { seat },
+            amount: main,
+            at,
+            bet: BetKind::Main,
+            why: Why::Withdrawn,
+        }));
+        self.spots[usize::from(si)] = Spot::EMPTY;
+        Ok(())
+    }
+
+    fn deal<I: Io>(&mut self, io: &mut I) -> Result<(), ActionError> {
+        self.betting_open()?;
+        if self.spots.iter().all(|s| s.nhands == 0) {
+            return Err(ActionError::NoBets);
+        }
+        let cfg = std::sync::Arc::clone(&self.table.cfg);
+        let progressive = cfg.sides.iter().any(|b| b.progressive.is_some());
+        for s in self.spots.iter().filter(|_| progressive) {
+            for (k, b) in cfg.sides.iter().enumerate() {
+                if let (Some(p), SideState::Open) = (b.progressive, s.side_state[k]) {
+                    if io.meter_value(&p.meter).is_none() {
+                        return Err(ActionError::MeterMissing { id: p.meter });
+                    }
+                }
+            }
+        }
+        // Applied: lock-out, then the meters take their increments (B7-1).
+        io.emit(Event::BetsClosed);
+        self.order.clear();
+        for i in 0..self.spots.len() {
+            if self.spots[i].nhands != 0 {
+                self.order.push(i as u8);
+            }
+        }
+        for o in (0..self.order.len()).filter(|_| progressive) {
+            let si = self.order[o];
+            for (k, b) in cfg.sides.iter().enumerate() {
+                let Some(p) = b.progressive else { continue };
+                if self.spots[usize::from(si)].side_state[k] == SideState::Off
+                    || p.increment == Money::ZERO
+                {
+                    continue;
+                }
+                if let Some(change) = io.contribute(&p.meter, p.increment) {
+                    io.emit(Event::Meter {
+                        change,
+                        why: super::event::MeterWhy::Increment,
+                    });
+                    io.emit(Event::Moved(Move {
+                        from: Account::House,
+                        to: Account::Meter { id: p.meter },
+                        amount: p.increment,
+                        at: self.place(si, 0),
+                        bet: BetKind::Side(b.id),
+                        why: Why::MeterIncrement,
+                    }));
+                }
+            }
+        }
+        self.stage = Stage::Dealing(0);
+        Ok(())
+    }
+
+    /// The insurance or even-money offer to the `o`-th spot in play, if any.
+    pub(crate) fn insurance_offer(&self, o: u8) -> Option<(Decisions, Option<AmountRange>)> {
+        let cfg = &self.table.cfg;
+        let si = usize::from(self.order[usize::from(o)]);
+        let h = &self.hands[si * self.mh()];
+        if h.settled {
+            return None;
+        }
+        if h.status == Status::Natural {
+            return cfg
+                .even_money
+                .then_some((Decisions::EVEN_MONEY | Decisions::DECLINE, None));
+        }
+        let seat = self.place(si as u8, 0).seat;
+        let balance = self.balances[usize::from(seat)];
+        let half = Money(h.stake.0 / 2);
+        let range = match cfg.insurance {
+            InsuranceOffer::Off => return None,
+            InsuranceOffer::Half => {
+                if half <= Money::ZERO || half > balance {
+                    return None;
+                }
+                AmountRange::exactly(half)
+            }
+            InsuranceOffer::UpToHalf => {
+                let step = cfg.main.increment;
+                let max = if balance >= half {
+                    half
+                } else {
+                    floor_to(balance, step)
+                };
+                if max < cfg.insurance_min || max <= Money::ZERO {
+                    return None;
+                }
+                AmountRange {
+                    min: cfg.insurance_min,
+                    max,
+                    step,
+                    full: half,
+                }
+            }
+        };
+        Some((Decisions::INSURE | Decisions::DECLINE, Some(range)))
+    }
+
+    /// The decisions the rules allow on a hand (before the balance), and the double range.
+    fn hand_options(&self, si: usize, h: usize) -> (Decisions, Decisions, Option<AmountRange>) {
+        let cfg = &self.table.cfg;
+        let ph = &self.hands[si * self.mh() + h];
+        let hand = &ph.hand;
+        let spot = &self.spots[si];
+        let seat = self.place(si as u8, 0).seat;
+        let balance = self.balances[usize::from(seat)];
+        let mut rules = Decisions::STAND;
+        let total = hand.total();
+        let one_card_aces = ph.split_aces && cfg.one_card_aces;
+        let two = hand.len() == 2;
+        let is_ace_pair =
+            two && hand.cards()[0].rank == Rank::Ace && hand.cards()[1].rank == Rank::Ace;
+        // Split: a pair, room for a hand; aces once unless resplitting aces is allowed.
+        if two
+            && hand.is_pair(cfg.split_by_rank)
+            && spot.nhands < cfg.max_hands
+            && !(is_ace_pair && ph.split_aces && !cfg.resplit_aces)
+        {
+            rules.insert(Decisions::SPLIT);
+        }
+        if !one_card_aces {
+            let can_hit_aces = !ph.split_aces || cfg.hit_split_aces;
+            if can_hit_aces && (total < 21 || (total == 21 && hand.is_soft() && cfg.hit_soft_21)) {
+                rules.insert(Decisions::HIT);
+            }
+            let on_total = match cfg.double {
+                DoubleOn::None => false,
+                DoubleOn::AnyTwo => true,
+                DoubleOn::NineToEleven => (9..=11).contains(&total),
+                DoubleOn::TenToEleven => (10..=11).contains(&total),
+            };
+            if two && on_total && (!ph.split || cfg.das) {
+                rules.insert(Decisions::DOUBLE);
+            }
+            if two && cfg.surrender != Surrender::None && (!ph.split || cfg.surrender_after_split) {
+                rules.insert(Decisions::SURRENDER);
+            }
+        }
+        let mut afford = rules;
+        if rules.contains(Decisions::SPLIT) && balance < ph.stake {
+            afford.remove(Decisions::SPLIT);
+        }
+        let mut double = None;
+        if rules.contains(Decisions::DOUBLE) {
+            let full = ph.stake;
+            let range = if cfg.double_for_less {
+                let step = cfg.main.increment;
+                let min = cfg.main.min.min(full);
+                let max = if balance >= full {
+                    full
+                } else {
+                    floor_to(balance, step)
+                };
+                (max >= min && max > Money::ZERO).then_some(AmountRange {
+                    min,
+                    max,
+                    step,
+                    full,
+                })
+            } else {
+                (balance >= full).then(|| AmountRange::exactly(full))
+            };
+            match range {
+                Some(r) => double = Some(r),
+                None => afford.remove(Decisions::DOUBLE),
+            }
+        }
+        (rules, afford, double)
+    }
+
+    /// What may be done now.
+    pub(crate) fn legal_now(&self) -> Legal {
+        let none = |turn| Legal {
+            turn,
+            decisions: Decisions::NONE,
+            double: None,
+            insurance: None,
+        };
+        match self.stage {
+            Stage::Done => none(Turn::Done),
+            Stage::Betting => none(Turn::Bets),
+            Stage::EarlySurrender(o)
+                if usize::from(o) < self.order.len() && self.early_surrender_offered(o) =>
+            {
+                let si = self.order[usize::from(o)];
+                let p = self.place(si, 0);
+                Legal {
+                    turn: Turn::Seat {
+                        seat: p.seat,
+                        spot: p.spot,
+                        hand: 0,
+                    },
+                    decisions: Decisions::SURRENDER | Decisions::DECLINE,
+                    double: None,
+                    insurance: None,
+                }
+            }
+            Stage::Insurance(o) if usize::from(o) < self.order.len() => {
+                match self.insurance_offer(o) {
+                    Some((d, r)) => {
+                        let p = self.place(self.order[usize::from(o)], 0);
+                        Legal {
+                            turn: Turn::Seat {
+                                seat: p.seat,
+                                spot: p.spot,
+                                hand: 0,
+                            },
+                            decisions: d,
+                            double: None,
+                            insurance: r,
+                        }
+                    }
+                    None => none(Turn::Chance),
+                }
+            }
+            Stage::Play(o, h) if usize::from(o) < self.order.len() => match self.play_state(o, h) {
+                PlayState::Decide => {
+                    let si = self.order[usize::from(o)];
+                    let (_, afford, double) = self.hand_options(usize::from(si), usize::from(h));
+                    let p = self.place(si, h);
+                    Legal {
+                        turn: Turn::Seat {
+                            seat: p.seat,
+                            spot: p.spot,
+                            hand: h,
+                        },
+                        decisions: afford,
+                        double,
+                        insurance: None,
+                    }
+                }
+                _ => none(Turn::Chance),
+            },
+            _ => none(Turn::Chance),
+        }
+    }
+
+    /// Asks the strategy for the decision now due: `(seat, decision)`.
+    pub(crate) fn ask<F>(&self, strategy: &mut F) -> Option<(u8, Decision, Legal)>
+    where
+        F: FnMut(&DecisionContext<'_>) -> Decision,
+    {
+        let legal = self.legal_now();
+        let Turn::Seat { seat, spot, hand } = legal.turn else {
+            return None;
+        };
+        let si = usize::from(seat * self.table.cfg.spots + spot);
+        let ph = &self.hands[si * self.mh() + usize::from(hand)];
+        let ctx = DecisionContext {
+            at: super::Place { seat, spot, hand },
+            phase: self.phase(),
+            cards: ph.hand.cards(),
+            total: ph.hand.total(),
+            soft: ph.hand.is_soft(),
+            up: self.up_card(),
+            stake: ph.stake,
+            hands: self.spots[si].nhands,
+            split: ph.split,
+            legal,
+        };
+        Some((seat, strategy(&ctx), legal))
+    }
+
+    /// Verifies and applies a seat's decision.
+    pub(crate) fn decide<I: Io>(
+        &mut self,
+        seat: u8,
+        d: Decision,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        let legal = self.legal_now();
+        self.decide_with(seat, d, legal, io)
+    }
+
+    /// [`Round::decide`] with the legal actions already computed for this state.
+    pub(crate) fn decide_with<I: Io>(
+        &mut self,
+        seat: u8,
+        d: Decision,
+        legal: Legal,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        if seat >= self.nseats {
+            return Err(ActionError::UnknownSeat { seat });
+        }
+        let Turn::Seat {
+            seat: turn_seat,
+            spot,
+            hand,
+        } = legal.turn
+        else {
+            return Err(ActionError::NoDecisionNow {
+                phase: self.phase(),
+            });
+        };
+        if turn_seat != seat {
+            return Err(ActionError::NotYourTurn {
+                seat,
+                turn: turn_seat,
+            });
+        }
+        let si = seat * self.table.cfg.spots + spot;
+        if !legal.decisions.allows(d) {
+            // Allowed by the rules but not affordable: say so.
+            if let Stage::Play(..) = self.stage {
+                let (rules, _, _) = self.hand_options(usize::from(si), usize::from(hand));
+                if rules.allows(d) {
+                    let ph = &self.hands[usize::from(si) * self.mh() + usize::from(hand)];
+                    let needed = match d {
+                        Decision::Double(a) => a,
+                        _ => ph.stake,
+                    };
+                    return Err(ActionError::InsufficientBalance {
+                        needed,
+                        balance: self.balances[usize::from(seat)],
+                    });
+                }
+            }
+            return Err(ActionError::NotOffered { decision: d });
+        }
+        let range = match d {
+            Decision::Double(_) => legal.double,
+            Decision::Insure(_) => legal.insurance,
+            _ => None,
+        };
+        if let (Decision::Double(a) | Decision::Insure(a), Some(r)) = (d, range) {
+            if a > Money::ZERO {
+                self.check_funds(seat, a)?;
+            }
+            if !r.allows(a) {
+                return Err(ActionError::WrongAmount {
+                    amount: a,
+                    min: r.min,
+                    max: r.max,
+                });
+            }
+        }
+        // Verified: apply.
+        let at = self.place(si, hand);
+        io.emit(Event::Decided { at, decision: d });
+        match self.stage {
+            Stage::EarlySurrender(o) => {
+                if d == Decision::Surrender {
+                    self.surrender(si, 0, io);
+                }
+                self.stage = Stage::EarlySurrender(o + 1);
+            }
+            Stage::Insurance(o) => {
+                match d {
+                    Decision::Insure(a) => self.place_insurance(si, a, io),
+                    Decision::EvenMoney => self.even_money(si, io),
+                    _ => {}
+                }
+                self.stage = Stage::Insurance(o + 1);
+            }
+            Stage::Play(..) => self.play(si, hand, d, io),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn play<I: Io>(&mut self, si: u8, h: u8, d: Decision, io: &mut I) {
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        let at = self.place(si, h);
+        match d {
+            Decision::Hit => {
+                let Some(c) = self.draw(io) else {
+                    return self.void(io);
+                };
+                self.hands[i].hand.push(c);
+                io.emit(Event::Dealt {
+                    to: super::Target::Player(at),
+                    card: c,
+                    face_up: true,
+                    side_bet_only: false,
+                });
+                self.spot_card(si, c, io);
+                if self.hands[i].hand.is_bust() {
+                    self.bust(si, h, io);
+                }
+            }
+            Decision::Stand => {
+                self.hands[i].status = Status::Stood;
+                self.hand_finished(si, io);
+            }
+            Decision::Double(a) => {
+                self.balances[usize::from(at.seat)] -= a;
+                self.hands[i].extra = a;
+                io.emit(Event::Moved(Move {
+                    from: Account::Seat { seat: at.seat },
+                    to: Account::Felt,
+                    amount: a,
+                    at,
+                    bet: BetKind::Double,
+                    why: Why::Wager,
+                }));
+                let Some(c) = self.draw(io) else {
+                    return self.void(io);
+                };
+                self.hands[i].hand.push(c);
+                io.emit(Event::Dealt {
+                    to: super::Target::Player(at),
+                    card: c,
+                    face_up: true,
+                    side_bet_only: false,
+                });
+                self.spot_card(si, c, io);
+                if self.hands[i].hand.is_bust() {
+                    self.bust(si, h, io);
+                } else {
+                    self.hands[i].status = Status::Stood;
+                }
+            }
+            Decision::Split => {
+                let stake = self.hands[i].stake;
+                self.balances[usize::from(at.seat)] -= stake;
+                let second = self.hands[i].hand.pop().unwrap_or(super::NO_CARD);
+                let aces = second.rank == Rank::Ace;
+                let mut new = PHand::new(stake);
+                new.hand.push(second);
+                new.split = true;
+                new.split_aces = aces;
+                new.waiting = true;
+                let first = &mut self.hands[i];
+                first.split = true;
+                first.split_aces = aces;
+                first.waiting = true;
+                first.status = Status::Open;
+                self.insert_hand(si, h, new);
+                io.emit(Event::Moved(Move {
+                    from: Account::Seat { seat: at.seat },
+                    to: Account::Felt,
+                    amount: stake,
+                    at: self.place(si, h + 1),
+                    bet: BetKind::Split,
+                    why: Why::Wager,
+                }));
+            }
+            Decision::Surrender => self.surrender(si, h, io),
+            Decision::Insure(_) | Decision::EvenMoney | Decision::Decline => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor_to;
+    use crate::money::Money;
+
+    #[test]
+    fn floor_to_a_step() {
+        assert_eq!(floor_to(Money(737), Money(100)), Money(700));
+        assert_eq!(floor_to(Money(700), Money(100)), Money(700));
+        assert_eq!(floor_to(Money(7), Money(0)), Money(7));
+    }
+}

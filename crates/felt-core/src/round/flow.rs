@@ -1,0 +1,488 @@
+//! The round's course: opening, the initial deal, the peek, moving the turn from hand
+//! to hand, dealer play and the end. Chance steps live here.
+
+use super::event::{Event, ShuffleWhy, Target};
+use super::{Io, PHand, Place, Round, SideState, Spot, Stage, Status};
+use crate::card::{Card, Rank};
+use crate::rules::{InsuranceOffer, Peek, Surrender};
+use rand_core::{CryptoRng, RngCore};
+
+/// What the hand at `Play(o, h)` needs next.
+pub(crate) enum PlayState {
+    /// Nothing: move on.
+    Skip,
+    /// A chance step (a split hand's second card, a natural paid in turn).
+    Chance,
+    /// The hand stands by itself.
+    AutoStand,
+    /// A seat decides.
+    Decide,
+}
+
+impl<R: RngCore + CryptoRng> Round<R> {
+    pub(crate) fn mh(&self) -> usize {
+        usize::from(self.table.cfg.max_hands)
+    }
+
+    #[inline]
+    pub(crate) fn place(&self, spot_index: u8, hand: u8) -> Place {
+        let spots = self.table.cfg.spots;
+        Place {
+            seat: spot_index / spots,
+            spot: spot_index % spots,
+            hand,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn up_card(&self) -> Card {
+        self.dealer
+            .cards()
+            .get(1)
+            .copied()
+            .unwrap_or(super::NO_CARD)
+    }
+
+    /// Whether the up card lets the dealer hold a natural.
+    #[inline]
+    pub(crate) fn natural_possible(&self) -> bool {
+        let up = self.up_card();
+        up.rank == Rank::Ace || up.rank.is_ten_value()
+    }
+
+    pub(crate) fn begin_round<I: Io>(&mut self, io: &mut I) {
+        self.round_no += 1;
+        io.emit(Event::RoundStarted {
+            round: self.round_no,
+        });
+        let cfg = &self.table.cfg;
+        let why = if cfg.csm {
+            (!self.shoe.is_fresh()).then_some(ShuffleWhy::Csm)
+        } else if self.shoe.needs_shuffle() {
+            Some(if self.shoe.cut_card_out() {
+                ShuffleWhy::CutCard
+            } else {
+                ShuffleWhy::NewShoe
+            })
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.shoe.shuffle(&mut self.rng);
+            io.emit(Event::Shuffled {
+                cards: self.shoe.len() as u16,
+                why,
+            });
+        }
+        if self.shoe.burn_due() {
+            for _ in 0..cfg.burn {
+                let was = self.shoe.cut_card_out();
+                if let Some(card) = self.shoe.burn() {
+                    if !was && self.shoe.cut_card_out() {
+                        io.emit(Event::CutCardOut {
+                            position: self.shoe.dealt() as u16,
+                        });
+                    }
+                    io.emit(Event::Burned {
+                        card,
+                        face_up: false,
+                    });
+                }
+            }
+            self.shoe.burn_done();
+        }
+        for s in self.spots.iter_mut() {
+            *s = Spot::EMPTY;
+        }
+        self.order.clear();
+        self.dealer.clear();
+        self.hole_turned = false;
+        self.natural_known = None;
+        self.stage = Stage::Betting;
+    }
+
+    /// Deals one card (the rack is reshuffled if the shoe runs out mid-round).
+    pub(crate) fn draw<I: Io>(&mut self, io: &mut I) -> Option<Card> {
+        let was = self.shoe.cut_card_out();
+        let c = match self.shoe.draw() {
+            Some(c) => c,
+            None => {
+                if !self.shoe.reshuffle_discards(&mut self.rng) {
+                    return None;
+                }
+                io.emit(Event::Shuffled {
+                    cards: self.shoe.remaining() as u16,
+                    why: ShuffleWhy::RackReshuffled,
+                });
+                self.shoe.draw()?
+            }
+        };
+        if !was && self.shoe.cut_card_out() {
+            io.emit(Event::CutCardOut {
+                position: self.shoe.dealt() as u16 - 1,
+            });
+        }
+        Some(c)
+    }
+
+    pub(crate) fn run<I: Io>(&mut self, io: &mut I) {
+        while self.normalize(io) {
+            self.step(io);
+        }
+    }
+
+    /// Moves past everything that needs neither a decision nor a chance step;
+    /// returns whether a chance step is due.
+    pub(crate) fn normalize<I: Io>(&mut self, io: &mut I) -> bool {
+        loop {
+            let n = self.order.len() as u8;
+            match self.stage {
+                Stage::EarlySurrender(o) => {
+                    if o >= n {
+                        self.stage = self.after_early_surrender();
+                    } else if !self.early_surrender_offered(o) {
+                        self.stage = Stage::EarlySurrender(o + 1);
+                    } else {
+                        return false;
+                    }
+                }
+                Stage::Insurance(o) => {
+                    if o >= n {
+                        self.stage = Stage::Peek;
+                    } else if self.insurance_offer(o).is_none() {
+                        self.stage = Stage::Insurance(o + 1);
+                    } else {
+                        return false;
+                    }
+                }
+                Stage::Peek => {
+                    if self.peek_applies() {
+                        return true;
+                    }
+                    if !self.natural_possible() {
+                        self.natural_known = Some(false);
+                    }
+                    self.stage = Stage::Play(0, 0);
+                }
+                Stage::Play(o, h) => {
+                    if o >= n {
+                        self.stage = Stage::Reveal;
+                        continue;
+                    }
+                    match self.play_state(o, h) {
+                        PlayState::Skip => {
+                            let si = usize::from(self.order[usize::from(o)]);
+                            self.stage = if h + 1 < self.spots[si].nhands {
+                                Stage::Play(o, h + 1)
+                            } else {
+                                Stage::Play(o + 1, 0)
+                            };
+                        }
+                        PlayState::AutoStand => {
+                            let si = self.order[usize::from(o)];
+                            let i = usize::from(si) * self.mh() + usize::from(h);
+                            self.hands[i].status = Status::Stood;
+                            io.emit(Event::Stood {
+                                at: self.place(si, h),
+                                total: self.hands[i].hand.total(),
+                            });
+                            self.hand_finished(si, io);
+                        }
+                        PlayState::Chance => return true,
+                        PlayState::Decide => return false,
+                    }
+                }
+                Stage::DealerDraw => {
+                    if self.dealer_must_draw() && self.live_hands() {
+                        return true;
+                    }
+                    self.stage = Stage::Settle;
+                }
+                Stage::Done | Stage::Betting => return false,
+                Stage::Dealing(_) | Stage::SideBets | Stage::Reveal | Stage::Settle => return true,
+            }
+        }
+    }
+
+    pub(crate) fn peek_applies(&self) -> bool {
+        let up = self.up_card();
+        match self.table.cfg.peek {
+            Peek::TenAndAce => up.rank == Rank::Ace || up.rank.is_ten_value(),
+            Peek::AceOnly => up.rank == Rank::Ace,
+            Peek::None => false,
+        }
+    }
+
+    fn after_side_bets(&self) -> Stage {
+        let cfg = &self.table.cfg;
+        if cfg.surrender == Surrender::Early && self.natural_possible() {
+            Stage::EarlySurrender(0)
+        } else {
+            self.after_early_surrender()
+        }
+    }
+
+    fn after_early_surrender(&self) -> Stage {
+        let cfg = &self.table.cfg;
+        if self.up_card().rank == Rank::Ace
+            && (cfg.insurance != InsuranceOffer::Off || cfg.even_money)
+        {
+            Stage::Insurance(0)
+        } else {
+            Stage::Peek
+        }
+    }
+
+    pub(crate) fn early_surrender_offered(&self, o: u8) -> bool {
+        let si = usize::from(self.order[usize::from(o)]);
+        let h = &self.hands[si * self.mh()];
+        !h.settled && h.status == Status::Open
+    }
+
+    /// The state of hand `h` of the `o`-th spot in play.
+    pub(crate) fn play_state(&self, o: u8, h: u8) -> PlayState {
+        let cfg = &self.table.cfg;
+        let si = usize::from(self.order[usize::from(o)]);
+        let spot = &self.spots[si];
+        if h >= spot.nhands {
+            return PlayState::Skip;
+        }
+        let ph = &self.hands[si * self.mh() + usize::from(h)];
+        if ph.waiting {
+            return PlayState::Chance;
+        }
+        if ph.settled {
+            return PlayState::Skip;
+        }
+        match ph.status {
+            Status::Natural => {
+                if cfg.naturals_in_turn && self.natural_known == Some(false) {
+                    PlayState::Chance
+                } else {
+                    PlayState::Skip
+                }
+            }
+            Status::Stood | Status::Busted | Status::Surrendered => PlayState::Skip,
+            Status::Open => {
+                let hand = &ph.hand;
+                if ph.split_aces && cfg.one_card_aces {
+                    let resplit = cfg.resplit_aces
+                        && hand.len() == 2
+                        && hand.cards()[1].rank == Rank::Ace
+                        && spot.nhands < cfg.max_hands;
+                    return if resplit {
+                        PlayState::Decide
+                    } else {
+                        PlayState::AutoStand
+                    };
+                }
+                let t = hand.total();
+                if t == 21 && !(hand.is_soft() && cfg.hit_soft_21) {
+                    PlayState::AutoStand
+                } else {
+                    PlayState::Decide
+                }
+            }
+        }
+    }
+
+    /// One chance step.
+    pub(crate) fn step<I: Io>(&mut self, io: &mut I) {
+        match self.stage {
+            Stage::Dealing(k) => self.deal_initial(k, io),
+            Stage::SideBets => {
+                self.settle_initial_side_bets(io);
+                self.stage = self.after_side_bets();
+            }
+            Stage::Peek => self.peek(io),
+            Stage::Play(o, h) => self.play_chance(o, h, io),
+            Stage::Reveal => self.reveal(io),
+            Stage::DealerDraw => {
+                let Some(c) = self.draw(io) else {
+                    return self.void(io);
+                };
+                self.dealer.push(c);
+                io.emit(Event::Dealt {
+                    to: Target::Dealer,
+                    card: c,
+                    face_up: true,
+                    side_bet_only: false,
+                });
+            }
+            Stage::Settle => self.settle_all(io),
+            Stage::Done | Stage::Betting | Stage::EarlySurrender(_) | Stage::Insurance(_) => {}
+        }
+    }
+
+    fn deal_initial<I: Io>(&mut self, k: u8, io: &mut I) {
+        let n = self.order.len() as u8;
+        let Some(c) = self.draw(io) else {
+            return self.void(io);
+        };
+        if k < n || (k > n && k <= 2 * n) {
+            let o = if k < n { k } else { k - n - 1 };
+            let si = self.order[usize::from(o)];
+            let i = usize::from(si) * self.mh();
+            self.hands[i].hand.push(c);
+            let slot = if k < n { 0 } else { 1 };
+            self.spots[usize::from(si)].first_two[slot] = c;
+            io.emit(Event::Dealt {
+                to: Target::Player(self.place(si, 0)),
+                card: c,
+                face_up: true,
+                side_bet_only: false,
+            });
+        } else {
+            self.dealer.push(c);
+            io.emit(Event::Dealt {
+                to: Target::Dealer,
+                card: c,
+                face_up: k != n,
+                side_bet_only: false,
+            });
+        }
+        if k > 2 * n {
+            // The up card is out: naturals are known to the players.
+            let mh = self.mh();
+            for &si in &self.order {
+                let h = &mut self.hands[usize::from(si) * mh];
+                if h.hand.is_two_card_21() {
+                    h.status = Status::Natural;
+                }
+            }
+            if !self.natural_possible() {
+                self.natural_known = Some(false);
+            }
+            self.stage = Stage::SideBets;
+        } else {
+            self.stage = Stage::Dealing(k + 1);
+        }
+    }
+
+    fn peek<I: Io>(&mut self, io: &mut I) {
+        let natural = self.dealer.is_two_card_21();
+        io.emit(Event::Peeked { natural });
+        if natural {
+            self.natural_known = Some(true);
+            self.turn_hole(io);
+            self.dealer_natural(false, io);
+        } else {
+            self.natural_known = Some(false);
+            self.settle_insurance(false, io);
+            self.settle_awaiting_natural(false, io);
+            self.stage = Stage::Play(0, 0);
+        }
+    }
+
+    fn turn_hole<I: Io>(&mut self, io: &mut I) {
+        self.hole_turned = true;
+        io.emit(Event::HoleCardTurned {
+            card: self
+                .dealer
+                .cards()
+                .first()
+                .copied()
+                .unwrap_or(super::NO_CARD),
+            total: self.dealer.total(),
+        });
+    }
+
+    fn reveal<I: Io>(&mut self, io: &mut I) {
+        self.turn_hole(io);
+        if self.dealer.is_two_card_21() && self.natural_known != Some(true) {
+            // LA-3: found only now, it still counts as a natural.
+            self.natural_known = Some(true);
+            self.dealer_natural(true, io);
+            return;
+        }
+        self.natural_known = Some(false);
+        self.settle_insurance(false, io);
+        self.settle_awaiting_natural(false, io);
+        self.stage = Stage::DealerDraw;
+    }
+
+    fn play_chance<I: Io>(&mut self, o: u8, h: u8, io: &mut I) {
+        let si = self.order[usize::from(o)];
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        if self.hands[i].waiting {
+            let Some(c) = self.draw(io) else {
+                return self.void(io);
+            };
+            self.hands[i].hand.push(c);
+            self.hands[i].waiting = false;
+            io.emit(Event::Dealt {
+                to: Target::Player(self.place(si, h)),
+                card: c,
+                face_up: true,
+                side_bet_only: false,
+            });
+            self.spot_card(si, c, io);
+        } else if self.hands[i].status == Status::Natural && !self.hands[i].settled {
+            self.pay_natural(si, h, io);
+        }
+    }
+
+    pub(crate) fn dealer_must_draw(&self) -> bool {
+        let t = self.dealer.total();
+        t < 17 || (t == 17 && self.dealer.is_soft() && self.table.cfg.h17)
+    }
+
+    /// Whether a hand still needs the dealer's total.
+    pub(crate) fn live_hands(&self) -> bool {
+        let mh = self.mh();
+        self.order.iter().any(|&si| {
+            let s = usize::from(si);
+            self.hands[s * mh..s * mh + usize::from(self.spots[s].nhands)]
+                .iter()
+                .any(|h| !h.settled && h.status == Status::Stood)
+        })
+    }
+
+    /// Ends the round: the cards go to the rack.
+    pub(crate) fn finish<I: Io>(&mut self, io: &mut I) {
+        self.shoe.end_round();
+        self.stage = Stage::Done;
+        io.emit(Event::RoundEnded {
+            round: self.round_no,
+        });
+    }
+
+    /// A new hand slot for a split, right after `h` in spot `si`.
+    pub(crate) fn insert_hand(&mut self, si: u8, h: u8, new: PHand) {
+        let base = usize::from(si) * self.mh();
+        let n = usize::from(self.spots[usize::from(si)].nhands);
+        let at = base + usize::from(h) + 1;
+        self.hands.copy_within(at..base + n, at + 1);
+        self.hands[at] = new;
+        self.spots[usize::from(si)].nhands += 1;
+    }
+
+    /// Any side bet of the spot waiting for the third card is settled by `card` (L7-4, B7-4).
+    pub(crate) fn spot_card<I: Io>(&mut self, si: u8, card: Card, io: &mut I) {
+        let s = usize::from(si);
+        if !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+            return;
+        }
+        for k in 0..self.table.cfg.settle_order.len() {
+            let b = usize::from(self.table.cfg.settle_order[k]);
+            if self.spots[s].side_state[b] == SideState::AwaitThird {
+                self.settle_side(si, b, Some(card), false, io);
+            }
+        }
+    }
+
+    /// A hand of the spot is finished without a card: a 7s bet still waiting is
+    /// paid as two 7s (L7-4).
+    pub(crate) fn hand_finished<I: Io>(&mut self, si: u8, io: &mut I) {
+        let s = usize::from(si);
+        if !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+            return;
+        }
+        for k in 0..self.table.cfg.settle_order.len() {
+            let b = usize::from(self.table.cfg.settle_order[k]);
+            if self.spots[s].side_state[b] == SideState::AwaitThird {
+                self.settle_side(si, b, None, false, io);
+            }
+        }
+    }
+}

@@ -1,0 +1,522 @@
+//! The round: a table's state from the first bet to the last settlement.
+//!
+//! A [`Round`] owns the shoe, the generator used for shuffles and the seats'
+//! balances, and is reused from one round to the next ([`Round::begin`]), so the
+//! automated path allocates nothing. Players act through [`Round::apply`]: the
+//! action is verified, then applied, or refused with an [`ActionError`] that changes
+//! nothing. Steps nobody decides (dealing, the peek, dealer play, settlement) are
+//! chance steps: by default the round runs them by itself after each action; with
+//! [`Round::set_auto`]`(false)` the caller runs them one at a time with
+//! [`Round::advance`]. Every card, decision, chip movement and meter change goes
+//! to an [`EventSink`].
+
+mod action;
+mod decide;
+mod event;
+mod flow;
+mod settle;
+mod table;
+mod view;
+
+pub use action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
+pub use event::{
+    Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, Pays, Place,
+    Settlement, ShuffleWhy, Target, Why,
+};
+pub use table::{Line, Progressive, SideBet, Table, TableError, MAX_SEATS, MAX_SIDE_BETS};
+pub use view::{DealerView, HandView, SideBetView, SpotView, View};
+
+use crate::card::Card;
+use crate::hand::Hand;
+use crate::meter::{MeterChange, MeterId, Meters};
+use crate::money::Money;
+use crate::shoe::Shoe;
+use rand_core::{CryptoRng, RngCore};
+use serde::Serialize;
+
+/// The largest balance a seat may hold (10^16 cents): far beyond any table, and far
+/// enough from `i64::MAX` that no settlement can overflow.
+pub const MAX_BALANCE: Money = Money(10_000_000_000_000_000);
+
+/// The phase of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// Bets are being placed.
+    Betting,
+    /// The initial cards are dealt and the side bets settled.
+    Dealing,
+    /// Early surrender is offered before the peek.
+    EarlySurrender,
+    /// Insurance and even money are offered (dealer ace).
+    Insurance,
+    /// The dealer checks for a natural.
+    Peek,
+    /// The players play their hands.
+    PlayerTurns,
+    /// The dealer turns the hole card and plays.
+    Dealer,
+    /// The main bets are settled.
+    Settlement,
+    /// No round in progress.
+    Done,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stage {
+    Done,
+    Betting,
+    Dealing(u8),
+    SideBets,
+    EarlySurrender(u8),
+    Insurance(u8),
+    Peek,
+    Play(u8, u8),
+    Reveal,
+    DealerDraw,
+    Settle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SideState {
+    Off,
+    Open,
+    AwaitThird,
+    AwaitNatural,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Open,
+    Stood,
+    Busted,
+    Surrendered,
+    Natural,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Spot {
+    pub side: [Money; MAX_SIDE_BETS],
+    pub side_state: [SideState; MAX_SIDE_BETS],
+    pub nhands: u8,
+    pub first_two: [Card; 2],
+    pub insurance: Money,
+    pub lost: Money,
+}
+
+const NO_CARD: Card = Card::new(crate::card::Rank::Ace, crate::card::Suit::Clubs);
+
+impl Spot {
+    const EMPTY: Spot = Spot {
+        side: [Money::ZERO; MAX_SIDE_BETS],
+        side_state: [SideState::Off; MAX_SIDE_BETS],
+        nhands: 0,
+        first_two: [NO_CARD; 2],
+        insurance: Money::ZERO,
+        lost: Money::ZERO,
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PHand {
+    pub hand: Hand,
+    pub stake: Money,
+    pub extra: Money,
+    pub status: Status,
+    pub split: bool,
+    pub split_aces: bool,
+    pub waiting: bool,
+    pub settled: bool,
+}
+
+impl PHand {
+    const fn new(stake: Money) -> PHand {
+        PHand {
+            hand: Hand::EMPTY,
+            stake,
+            extra: Money::ZERO,
+            status: Status::Open,
+            split: false,
+            split_aces: false,
+            waiting: false,
+            settled: false,
+        }
+    }
+    #[inline]
+    pub fn total_stake(&self) -> Money {
+        self.stake + self.extra
+    }
+}
+
+/// What a strategy sees when asked for a decision on the automated path.
+#[derive(Debug, Clone, Copy)]
+pub struct DecisionContext<'a> {
+    /// The hand deciding.
+    pub at: Place,
+    /// The phase (insurance, early surrender or player turns).
+    pub phase: Phase,
+    /// The hand's cards.
+    pub cards: &'a [Card],
+    /// Best total.
+    pub total: u8,
+    /// Whether an ace counts 11.
+    pub soft: bool,
+    /// The dealer's up card.
+    pub up: Card,
+    /// The hand's stake (before any double).
+    pub stake: Money,
+    /// Hands the spot holds (more than 1 after a split).
+    pub hands: u8,
+    /// Whether the hand came from a split.
+    pub split: bool,
+    /// The decisions offered, with the allowed amounts.
+    pub legal: Legal,
+}
+
+pub(crate) trait Io {
+    fn emit(&mut self, e: Event);
+    fn meter_value(&self, id: &MeterId) -> Option<Money>;
+    fn contribute(&mut self, id: &MeterId, amount: Money) -> Option<MeterChange>;
+    fn award(&mut self, id: &MeterId, percent: u8) -> Option<(Money, MeterChange)>;
+    fn refill(&mut self, id: &MeterId, to: Money) -> Option<MeterChange>;
+}
+
+struct IoImpl<'a, M: ?Sized, S: ?Sized> {
+    m: &'a mut M,
+    s: &'a mut S,
+}
+
+impl<M: Meters + ?Sized, S: EventSink + ?Sized> Io for IoImpl<'_, M, S> {
+    #[inline(always)]
+    fn emit(&mut self, e: Event) {
+        self.s.event(&e)
+    }
+    fn meter_value(&self, id: &MeterId) -> Option<Money> {
+        self.m.value(id)
+    }
+    fn contribute(&mut self, id: &MeterId, amount: Money) -> Option<MeterChange> {
+        self.m.contribute(id, amount)
+    }
+    fn award(&mut self, id: &MeterId, percent: u8) -> Option<(Money, MeterChange)> {
+        self.m.award(id, percent)
+    }
+    fn refill(&mut self, id: &MeterId, to: Money) -> Option<MeterChange> {
+        self.m.refill(id, to)
+    }
+}
+
+/// The state of a table's round, reused from round to round.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round<R> {
+    pub(crate) table: Table,
+    pub(crate) shoe: Shoe,
+    pub(crate) rng: R,
+    pub(crate) balances: [Money; MAX_SEATS],
+    pub(crate) nseats: u8,
+    pub(crate) round_no: u64,
+    pub(crate) stage: Stage,
+    pub(crate) auto: bool,
+    pub(crate) spots: Vec<Spot>,
+    pub(crate) hands: Vec<PHand>,
+    pub(crate) order: Vec<u8>,
+    pub(crate) dealer: Hand,
+    pub(crate) hole_turned: bool,
+    /// `Some(true)`: the dealer's natural is known; `Some(false)`: known not to be there.
+    pub(crate) natural_known: Option<bool>,
+}
+
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        std::sync::Arc::ptr_eq(&self.cfg, &other.cfg)
+    }
+}
+
+impl<R: RngCore + CryptoRng> Round<R> {
+    /// A round state for `balances.len()` seats; see [`Table::round`].
+    pub fn new(table: &Table, shoe: Shoe, rng: R, balances: &[Money]) -> Result<Self, TableError> {
+        let cfg = &table.cfg;
+        if balances.is_empty() || balances.len() > usize::from(cfg.seats) {
+            return Err(TableError::Seats {
+                given: balances.len(),
+                max: cfg.seats,
+            });
+        }
+        if shoe.decks() != cfg.decks {
+            return Err(TableError::ShoeDecks {
+                shoe: shoe.decks(),
+                rules: cfg.decks,
+            });
+        }
+        let mut b = [Money::ZERO; MAX_SEATS];
+        for (i, &m) in balances.iter().enumerate() {
+            if m < Money::ZERO || m > MAX_BALANCE {
+                return Err(TableError::Balance(i as u8));
+            }
+            b[i] = m;
+        }
+        let nspots = balances.len() * usize::from(cfg.spots);
+        Ok(Round {
+            table: table.clone(),
+            shoe,
+            rng,
+            balances: b,
+            nseats: balances.len() as u8,
+            round_no: 0,
+            stage: Stage::Done,
+            auto: true,
+            spots: vec![Spot::EMPTY; nspots],
+            hands: vec![PHand::new(Money::ZERO); nspots * usize::from(cfg.max_hands)],
+            order: Vec::with_capacity(nspots),
+            dealer: Hand::EMPTY,
+            hole_turned: false,
+            natural_known: None,
+        })
+    }
+
+    /// Whether chance steps run by themselves after each action (default `true`).
+    pub fn set_auto(&mut self, auto: bool) {
+        self.auto = auto;
+    }
+
+    /// Opens betting for the next round: a CSM takes every card back and reshuffles;
+    /// a shoe whose cut card came out (or never shuffled) is shuffled; the burn is
+    /// dealt after a shuffle (C-12). Refused while a round is in progress.
+    pub fn begin<S: EventSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), ActionError> {
+        if self.stage != Stage::Done {
+            return Err(ActionError::RoundInProgress);
+        }
+        let mut io = IoImpl {
+            m: &mut crate::meter::NoMeters,
+            s: sink,
+        };
+        self.begin_round(&mut io);
+        Ok(())
+    }
+
+    /// Applies an action: verified, then applied (events to `sink`), or refused with
+    /// an error that changes nothing. With automation on, chance steps that follow
+    /// run before this returns.
+    pub fn apply<M: Meters + ?Sized, S: EventSink + ?Sized>(
+        &mut self,
+        action: Action,
+        meters: &mut M,
+        sink: &mut S,
+    ) -> Result<(), ActionError> {
+        let mut io = IoImpl { m: meters, s: sink };
+        self.apply_io(action, &mut io)?;
+        if self.auto {
+            self.run(&mut io);
+        } else {
+            self.normalize(&mut io);
+        }
+        Ok(())
+    }
+
+    /// [`Round::apply`] collecting the events in a vector.
+    pub fn apply_collect<M: Meters + ?Sized>(
+        &mut self,
+        action: Action,
+        meters: &mut M,
+    ) -> Result<Vec<Event>, ActionError> {
+        let mut v = Vec::new();
+        self.apply(action, meters, &mut v)?;
+        Ok(v)
+    }
+
+    /// Runs one chance step (a card, the peek, a dealer card, the settlement).
+    pub fn advance<M: Meters + ?Sized, S: EventSink + ?Sized>(
+        &mut self,
+        meters: &mut M,
+        sink: &mut S,
+    ) -> Result<(), ActionError> {
+        let mut io = IoImpl { m: meters, s: sink };
+        if !self.normalize(&mut io) {
+            return Err(ActionError::NoChanceStep);
+        }
+        self.step(&mut io);
+        self.normalize(&mut io);
+        Ok(())
+    }
+
+    /// Runs chance steps until a seat must decide or the round is done.
+    pub fn run_chance<M: Meters + ?Sized, S: EventSink + ?Sized>(
+        &mut self,
+        meters: &mut M,
+        sink: &mut S,
+    ) {
+        let mut io = IoImpl { m: meters, s: sink };
+        self.run(&mut io);
+    }
+
+    /// The automated path: deals (if betting is open), runs every chance step and
+    /// asks `strategy` for each decision, until the round is done. A decision the
+    /// strategy returns that is not legal stops the round there with the error.
+    pub fn play_auto<F, M, S>(
+        &mut self,
+        strategy: &mut F,
+        meters: &mut M,
+        sink: &mut S,
+    ) -> Result<(), ActionError>
+    where
+        F: FnMut(&DecisionContext<'_>) -> Decision,
+        M: Meters + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let mut io = IoImpl { m: meters, s: sink };
+        if self.stage == Stage::Betting {
+            self.apply_io(Action::Deal, &mut io)?;
+        }
+        loop {
+            self.run(&mut io);
+            if self.stage == Stage::Done {
+                return Ok(());
+            }
+            let Some((seat, d, legal)) = self.ask(strategy) else {
+                return Err(ActionError::NoDecisionNow {
+                    phase: self.phase(),
+                });
+            };
+            self.decide_with(seat, d, legal, &mut io)?;
+        }
+    }
+
+    /// Burns the next card to the rack, face up or down, logged (LA-4): for a
+    /// dealer-operated table. Refused when the shoe is empty.
+    pub fn burn<S: EventSink + ?Sized>(
+        &mut self,
+        face_up: bool,
+        sink: &mut S,
+    ) -> Result<Card, ActionError> {
+        let was = self.shoe.cut_card_out();
+        let c = self.shoe.burn().ok_or(ActionError::ShoeEmpty)?;
+        if !was && self.shoe.cut_card_out() {
+            sink.event(&Event::CutCardOut {
+                position: self.shoe.dealt() as u16,
+            });
+        }
+        sink.event(&Event::Burned { card: c, face_up });
+        Ok(c)
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        match self.stage {
+            Stage::Done => Phase::Done,
+            Stage::Betting => Phase::Betting,
+            Stage::Dealing(_) | Stage::SideBets => Phase::Dealing,
+            Stage::EarlySurrender(_) => Phase::EarlySurrender,
+            Stage::Insurance(_) => Phase::Insurance,
+            Stage::Peek => Phase::Peek,
+            Stage::Play(..) => Phase::PlayerTurns,
+            Stage::Reveal | Stage::DealerDraw => Phase::Dealer,
+            Stage::Settle => Phase::Settlement,
+        }
+    }
+
+    /// Whose turn it is.
+    pub fn turn(&self) -> Turn {
+        self.legal_actions().turn
+    }
+
+    /// What the actor may do now.
+    pub fn legal_actions(&self) -> Legal {
+        self.legal_now()
+    }
+
+    /// The table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The round number (1 for the first round; 0 before it).
+    pub fn number(&self) -> u64 {
+        self.round_no
+    }
+
+    /// A seat's balance.
+    pub fn balance(&self, seat: u8) -> Option<Money> {
+        (seat < self.nseats).then(|| self.balances[usize::from(seat)])
+    }
+
+    /// Every seat's balance.
+    pub fn balances(&self) -> &[Money] {
+        &self.balances[..usize::from(self.nseats)]
+    }
+
+    /// Adds to (or, negative, takes from) a seat's balance between rounds; refused
+    /// during a round, or if the balance would go below zero or above [`MAX_BALANCE`].
+    pub fn deposit(&mut self, seat: u8, amount: Money) -> Result<Money, ActionError> {
+        if self.stage != Stage::Done {
+            return Err(ActionError::RoundInProgress);
+        }
+        let b = self
+            .balance(seat)
+            .ok_or(ActionError::UnknownSeat { seat })?;
+        match b.0.checked_add(amount.0).map(Money) {
+            Some(a) if a >= Money::ZERO && a <= MAX_BALANCE => {
+                self.balances[usize::from(seat)] = a;
+                Ok(a)
+            }
+            _ => Err(ActionError::InsufficientBalance {
+                needed: Money(amount.0.saturating_neg()),
+                balance: b,
+            }),
+        }
+    }
+
+    /// The number of seats in the round.
+    pub fn seats(&self) -> u8 {
+        self.nseats
+    }
+
+    /// The shoe (for audits and tests; never show its undealt cards to a player).
+    pub fn shoe(&self) -> &Shoe {
+        &self.shoe
+    }
+
+    /// The chips on the felt: every stake placed and not yet settled.
+    pub fn felt(&self) -> Money {
+        let mut t = Money::ZERO;
+        for (i, s) in self.spots.iter().enumerate() {
+            for (k, st) in s.side_state.iter().enumerate() {
+                if *st != SideState::Off {
+                    t += s.side[k];
+                }
+            }
+            t += s.insurance;
+            let base = i * usize::from(self.table.cfg.max_hands);
+            for h in &self.hands[base..base + usize::from(s.nhands)] {
+                if !h.settled {
+                    t += h.total_stake();
+                }
+            }
+        }
+        t
+    }
+
+    /// Every card in play this round (players' hands and the dealer's), in no
+    /// particular order: for conservation checks.
+    pub fn cards_in_play(&self) -> impl Iterator<Item = Card> + '_ {
+        let mh = usize::from(self.table.cfg.max_hands);
+        let players = self.spots.iter().enumerate().flat_map(move |(i, s)| {
+            self.hands[i * mh..i * mh + usize::from(s.nhands)]
+                .iter()
+                .flat_map(|h| h.hand.cards().iter().copied())
+        });
+        let dealer: &[Card] = if self.stage == Stage::Done {
+            &[]
+        } else {
+            self.dealer.cards()
+        };
+        let players_live = self.stage != Stage::Done;
+        players
+            .filter(move |_| players_live)
+            .chain(dealer.iter().copied())
+    }
+
+    /// Gives back the shoe, the generator and the balances.
+    pub fn into_parts(self) -> (Shoe, R, Vec<Money>) {
+        let b = self.balances().to_vec();
+        (self.shoe, self.rng, b)
+    }
+}

@@ -1,0 +1,652 @@
+//! Settlement: every stake returned, paid or kept, each chip movement an event.
+
+use super::event::{
+    Account, BetKind, Event, MeterWhy, Move, Outcome, Pays, Place, Settlement, Target, Why,
+};
+use super::{Io, Round, SideState, Status};
+use crate::card::{Card, Rank};
+use crate::meter::MeterId;
+use crate::money::{Money, Payout};
+use crate::rules::{InsuranceOffer, LateNatural, LinePay, ThirdCard};
+use crate::sidebet::{classify, HandContext, HandName, SideBetKind};
+use rand_core::{CryptoRng, RngCore};
+
+/// `payout.returned(stake)` in 64-bit arithmetic when it cannot overflow.
+#[inline]
+pub(crate) fn returned(payout: Payout, stake: Money) -> (Money, i64) {
+    let (num, den) = (i64::from(payout.ratio.num), i64::from(payout.ratio.den));
+    match stake.0.checked_mul(num) {
+        Some(p) if stake.0 >= 0 && den > 0 => {
+            let win = Money(p / den);
+            let rem = p % den;
+            match payout.basis {
+                crate::money::Basis::To => (stake + win, rem),
+                crate::money::Basis::For => (win, rem),
+            }
+        }
+        _ => payout.returned(stake),
+    }
+}
+
+/// How a settled stake is paid out.
+struct Pay {
+    /// Part of the stake handed back (the rest goes to the house).
+    stake_back: Money,
+    /// Paid by the house on top.
+    house: Money,
+    /// Paid from a meter.
+    meter: Option<(MeterId, Money)>,
+}
+
+impl Pay {
+    const LOSE: Pay = Pay {
+        stake_back: Money::ZERO,
+        house: Money::ZERO,
+        meter: None,
+    };
+    fn push(stake: Money) -> Pay {
+        Pay {
+            stake_back: stake,
+            house: Money::ZERO,
+            meter: None,
+        }
+    }
+    /// A total `returned` to the player for `stake`: the stake first, then the house.
+    fn returned(stake: Money, returned: Money) -> Pay {
+        if returned >= stake {
+            Pay {
+                stake_back: stake,
+                house: returned - stake,
+                meter: None,
+            }
+        } else {
+            Pay {
+                stake_back: returned,
+                house: Money::ZERO,
+                meter: None,
+            }
+        }
+    }
+}
+
+impl<R: RngCore + CryptoRng> Round<R> {
+    #[allow(clippy::too_many_arguments)]
+    fn mv<I: Io>(
+        &mut self,
+        io: &mut I,
+        from: Account,
+        to: Account,
+        amount: Money,
+        at: Place,
+        bet: BetKind,
+        why: Why,
+    ) {
+        if amount == Money::ZERO {
+            return;
+        }
+        if let Account::Seat { seat } = from {
+            self.balances[usize::from(seat)] -= amount;
+        }
+        if let Account::Seat { seat } = to {
+            self.balances[usize::from(seat)] += amount;
+        }
+        io.emit(Event::Moved(Move {
+            from,
+            to,
+            amount,
+            at,
+            bet,
+            why,
+        }));
+    }
+
+    /// Settles a stake lying on the felt.
+    #[allow(clippy::too_many_arguments)]
+    fn settle_stake<I: Io>(
+        &mut self,
+        io: &mut I,
+        at: Place,
+        bet: BetKind,
+        stake: Money,
+        pay: Pay,
+        outcome: Outcome,
+        line: Option<HandName>,
+        pays: Option<Pays>,
+    ) {
+        let seat = Account::Seat { seat: at.seat };
+        let back = pay.stake_back.min(stake);
+        let back_why = if outcome == Outcome::Returned {
+            Why::Refund
+        } else {
+            Why::StakeReturned
+        };
+        self.mv(io, Account::Felt, seat, back, at, bet, back_why);
+        self.mv(
+            io,
+            Account::Felt,
+            Account::House,
+            stake - back,
+            at,
+            bet,
+            Why::StakeLost,
+        );
+        self.mv(io, Account::House, seat, pay.house, at, bet, Why::Winnings);
+        let mut returned = back + pay.house;
+        if let Some((id, m)) = pay.meter {
+            self.mv(io, Account::Meter { id }, seat, m, at, bet, Why::MeterShare);
+            returned += m;
+        }
+        io.emit(Event::Settled(Settlement {
+            at,
+            bet,
+            outcome,
+            line,
+            pays,
+            stake,
+            returned,
+        }));
+    }
+
+    fn rounding<I: Io>(&self, io: &mut I, at: Place, bet: BetKind, rem: i64, den: u32) {
+        if rem != 0 {
+            io.emit(Event::Rounding {
+                at,
+                bet,
+                num: rem,
+                den,
+            });
+        }
+    }
+
+    /// A main-bet hand paid at `payout` (`to`).
+    fn pay_hand<I: Io>(&mut self, si: u8, h: u8, payout: Payout, outcome: Outcome, io: &mut I) {
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        let stake = self.hands[i].total_stake();
+        let at = self.place(si, h);
+        let (ret, rem) = if payout.ratio.num == payout.ratio.den {
+            (stake + stake, 0)
+        } else {
+            returned(payout, stake)
+        };
+        self.rounding(io, at, BetKind::Main, rem, payout.ratio.den);
+        self.hands[i].settled = true;
+        self.settle_stake(
+            io,
+            at,
+            BetKind::Main,
+            stake,
+            Pay::returned(stake, ret),
+            outcome,
+            None,
+            Some(Pays::Odds(payout)),
+        );
+    }
+
+    fn end_hand<I: Io>(&mut self, si: u8, h: u8, pay: Pay, outcome: Outcome, io: &mut I) {
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        let stake = self.hands[i].total_stake();
+        self.hands[i].settled = true;
+        let at = self.place(si, h);
+        self.settle_stake(io, at, BetKind::Main, stake, pay, outcome, None, None);
+    }
+
+    pub(crate) fn pay_natural<I: Io>(&mut self, si: u8, h: u8, io: &mut I) {
+        let bj = self.table.cfg.blackjack;
+        self.pay_hand(si, h, bj, Outcome::Blackjack, io);
+    }
+
+    pub(crate) fn bust<I: Io>(&mut self, si: u8, h: u8, io: &mut I) {
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        self.hands[i].status = Status::Busted;
+        self.spots[usize::from(si)].lost += self.hands[i].total_stake();
+        self.end_hand(si, h, Pay::LOSE, Outcome::Bust, io);
+    }
+
+    pub(crate) fn surrender<I: Io>(&mut self, si: u8, h: u8, io: &mut I) {
+        let i = usize::from(si) * self.mh() + usize::from(h);
+        let stake = self.hands[i].total_stake();
+        let half = Payout::to(1, 2);
+        let (back, rem) = half.ratio.apply(stake);
+        let at = self.place(si, h);
+        self.rounding(io, at, BetKind::Main, rem, 2);
+        self.hands[i].status = Status::Surrendered;
+        self.hands[i].settled = true;
+        self.spots[usize::from(si)].lost += stake - back;
+        self.settle_stake(
+            io,
+            at,
+            BetKind::Main,
+            stake,
+            Pay::push(back),
+            Outcome::Surrender,
+            None,
+            None,
+        );
+        self.hand_finished(si, io);
+    }
+
+    pub(crate) fn place_insurance<I: Io>(&mut self, si: u8, amount: Money, io: &mut I) {
+        let at = self.place(si, 0);
+        let stake = self.hands[usize::from(si) * self.mh()].stake;
+        if self.table.cfg.insurance == InsuranceOffer::Half && stake.0 % 2 != 0 {
+            self.rounding(io, at, BetKind::Insurance, 1, 2);
+        }
+        self.spots[usize::from(si)].insurance = amount;
+        self.mv(
+            io,
+            Account::Seat { seat: at.seat },
+            Account::Felt,
+            amount,
+            at,
+            BetKind::Insurance,
+            Why::Wager,
+        );
+    }
+
+    pub(crate) fn even_money<I: Io>(&mut self, si: u8, io: &mut I) {
+        let i = usize::from(si) * self.mh();
+        let stake = self.hands[i].stake;
+        self.hands[i].settled = true;
+        let at = self.place(si, 0);
+        self.settle_stake(
+            io,
+            at,
+            BetKind::Main,
+            stake,
+            Pay::returned(stake, stake + stake),
+            Outcome::EvenMoney,
+            None,
+            Some(Pays::Odds(Payout::to(1, 1))),
+        );
+    }
+
+    /// Settles every open insurance: won (the dealer has a natural) or lost.
+    pub(crate) fn settle_insurance<I: Io>(&mut self, win: bool, io: &mut I) {
+        let pays = self.table.cfg.insurance_pays;
+        for o in 0..self.order.len() {
+            let si = self.order[o];
+            let stake = self.spots[usize::from(si)].insurance;
+            if stake == Money::ZERO {
+                continue;
+            }
+            self.spots[usize::from(si)].insurance = Money::ZERO;
+            let at = self.place(si, 0);
+            if win {
+                let (ret, rem) = returned(pays, stake);
+                self.rounding(io, at, BetKind::Insurance, rem, pays.ratio.den);
+                self.settle_stake(
+                    io,
+                    at,
+                    BetKind::Insurance,
+                    stake,
+                    Pay::returned(stake, ret),
+                    Outcome::Win,
+                    None,
+                    Some(Pays::Odds(pays)),
+                );
+            } else {
+                self.settle_stake(
+                    io,
+                    at,
+                    BetKind::Insurance,
+                    stake,
+                    Pay::LOSE,
+                    Outcome::Lose,
+                    None,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// Settles side bet `b` of spot `si` on these cards: the first matching line pays.
+    pub(crate) fn settle_side<I: Io>(
+        &mut self,
+        si: u8,
+        b: usize,
+        third: Option<Card>,
+        natural: bool,
+        io: &mut I,
+    ) {
+        let cfg = self.table.cfg.clone();
+        let bet = &cfg.sides[b];
+        let s = usize::from(si);
+        let stake = self.spots[s].side[b];
+        self.spots[s].side_state[b] = SideState::Off;
+        let ctx = HandContext {
+            first_two: self.spots[s].first_two,
+            third,
+            up: self.up_card(),
+            dealer_natural: natural,
+        };
+        let at = self.place(si, 0);
+        let kind = BetKind::Side(bet.id);
+        let Some(line) = bet.lines.iter().find(|l| classify(l.hand, &ctx)) else {
+            return self.settle_stake(io, at, kind, stake, Pay::LOSE, Outcome::Lose, None, None);
+        };
+        match line.pay {
+            LinePay::Odds(ratio) => {
+                let p = Payout {
+                    ratio,
+                    basis: line.basis,
+                };
+                let (ret, rem) = returned(p, stake);
+                self.rounding(io, at, kind, rem, ratio.den);
+                self.settle_stake(
+                    io,
+                    at,
+                    kind,
+                    stake,
+                    Pay::returned(stake, ret),
+                    Outcome::Win,
+                    Some(line.hand),
+                    Some(Pays::Odds(p)),
+                );
+            }
+            LinePay::Meter(percent) => {
+                let Some(prog) = bet.progressive else {
+                    return self.settle_stake(
+                        io,
+                        at,
+                        kind,
+                        stake,
+                        Pay::LOSE,
+                        Outcome::Lose,
+                        Some(line.hand),
+                        None,
+                    );
+                };
+                let mut paid = Money::ZERO;
+                let mut after = Money::ZERO;
+                if let Some((m, change)) = io.award(&prog.meter, percent) {
+                    paid = m;
+                    after = change.after;
+                    io.emit(Event::Meter {
+                        change,
+                        why: MeterWhy::Award,
+                    });
+                }
+                let stake_back = match line.basis {
+                    crate::money::Basis::To => stake,
+                    crate::money::Basis::For => Money::ZERO,
+                };
+                let pay = Pay {
+                    stake_back,
+                    house: Money::ZERO,
+                    meter: Some((prog.meter, paid)),
+                };
+                self.settle_stake(
+                    io,
+                    at,
+                    kind,
+                    stake,
+                    pay,
+                    Outcome::Win,
+                    Some(line.hand),
+                    Some(Pays::Meter {
+                        percent,
+                        basis: line.basis,
+                    }),
+                );
+                if percent >= 100 {
+                    if let Some(change) = io.refill(&prog.meter, prog.reset) {
+                        io.emit(Event::Meter {
+                            change,
+                            why: MeterWhy::Reset,
+                        });
+                        let funded = prog.reset - after;
+                        self.mv(
+                            io,
+                            Account::House,
+                            Account::Meter { id: prog.meter },
+                            funded,
+                            at,
+                            kind,
+                            Why::MeterRefill,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Side bets settled right after the initial deal, in the rules file's order with
+    /// progressives last (C-5, LL-4, LA-1, L7-5, B7-7); a 7s bet on two 7s waits for
+    /// its third card, the Lucky Ladies top line for the hole card.
+    pub(crate) fn settle_initial_side_bets<I: Io>(&mut self, io: &mut I) {
+        if self.table.cfg.sides.is_empty() {
+            return;
+        }
+        let cfg = self.table.cfg.clone();
+        let possible = self.natural_possible();
+        for &b in &cfg.settle_order {
+            let b = usize::from(b);
+            let bet = &cfg.sides[b];
+            for o in 0..self.order.len() {
+                let si = self.order[o];
+                let s = usize::from(si);
+                if self.spots[s].side_state[b] != SideState::Open {
+                    continue;
+                }
+                let [c1, c2] = self.spots[s].first_two;
+                if bet.kind == SideBetKind::Sevens {
+                    if bet.third_card == ThirdCard::UpCard {
+                        let up = self.up_card();
+                        self.settle_side(si, b, Some(up), false, io);
+                    } else if bet.needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
+                        self.spots[s].side_state[b] = SideState::AwaitThird;
+                    } else {
+                        self.settle_side(si, b, None, false, io);
+                    }
+                    continue;
+                }
+                if bet.needs_natural && possible {
+                    let ctx = HandContext {
+                        first_two: [c1, c2],
+                        third: None,
+                        up: self.up_card(),
+                        dealer_natural: true,
+                    };
+                    let waits = bet
+                        .lines
+                        .iter()
+                        .any(|l| l.hand.needs_dealer_natural() && classify(l.hand, &ctx));
+                    if waits {
+                        self.spots[s].side_state[b] = SideState::AwaitNatural;
+                        continue;
+                    }
+                }
+                self.settle_side(si, b, None, false, io);
+            }
+        }
+    }
+
+    /// The hole card is known: side bets waiting for it settle (LA-1).
+    pub(crate) fn settle_awaiting_natural<I: Io>(&mut self, natural: bool, io: &mut I) {
+        if self.table.cfg.sides.is_empty() {
+            return;
+        }
+        let cfg = self.table.cfg.clone();
+        for &b in &cfg.settle_order {
+            for o in 0..self.order.len() {
+                let si = self.order[o];
+                if self.spots[usize::from(si)].side_state[usize::from(b)] == SideState::AwaitNatural
+                {
+                    self.settle_side(si, usize::from(b), None, natural, io);
+                }
+            }
+        }
+    }
+
+    /// The dealer has a natural: at the peek (C-6) or found late (LA-3).
+    pub(crate) fn dealer_natural<I: Io>(&mut self, late: bool, io: &mut I) {
+        let cfg = self.table.cfg.clone();
+        self.settle_insurance(true, io);
+        // 7s bets on two 7s: a third card for the bet only (B7-4), or none (L7-3, BB-3).
+        let mut thirds = [None::<Card>; 64];
+        if !late {
+            for o in 0..self.order.len() {
+                let si = self.order[o];
+                let s = usize::from(si);
+                let wants = cfg.sides.iter().enumerate().any(|(b, bet)| {
+                    bet.third_card_on_dealer_natural
+                        && self.spots[s].side_state[b] == SideState::AwaitThird
+                });
+                if wants {
+                    if let Some(c) = self.draw(io) {
+                        let i = s * self.mh();
+                        self.hands[i].hand.push(c);
+                        io.emit(Event::Dealt {
+                            to: Target::Player(self.place(si, 0)),
+                            card: c,
+                            face_up: true,
+                            side_bet_only: true,
+                        });
+                        if let Some(slot) = thirds.get_mut(o) {
+                            *slot = Some(c);
+                        }
+                    }
+                }
+            }
+        }
+        for &b in &cfg.settle_order {
+            let b = usize::from(b);
+            for o in 0..self.order.len() {
+                let si = self.order[o];
+                if self.spots[usize::from(si)].side_state[b] == SideState::AwaitThird {
+                    let third = if cfg.sides[b].third_card_on_dealer_natural {
+                        thirds.get(o).copied().flatten()
+                    } else {
+                        None
+                    };
+                    self.settle_side(si, b, third, true, io);
+                }
+            }
+        }
+        self.settle_awaiting_natural(true, io);
+        let mh = self.mh();
+        for o in 0..self.order.len() {
+            let si = self.order[o];
+            let s = usize::from(si);
+            let original = self.hands[s * mh].stake;
+            let mut budget = if original > self.spots[s].lost {
+                original - self.spots[s].lost
+            } else {
+                Money::ZERO
+            };
+            for h in 0..self.spots[s].nhands {
+                let ph = self.hands[s * mh + usize::from(h)];
+                if ph.settled {
+                    continue;
+                }
+                if ph.status == Status::Natural {
+                    self.end_hand(si, h, Pay::push(ph.stake), Outcome::Push, io);
+                } else if !late || cfg.late_natural == LateNatural::AllBetsLose {
+                    self.end_hand(si, h, Pay::LOSE, Outcome::Lose, io);
+                } else {
+                    let total = ph.total_stake();
+                    let lose = budget.min(total);
+                    budget -= lose;
+                    let outcome = if lose == Money::ZERO {
+                        Outcome::Returned
+                    } else {
+                        Outcome::Lose
+                    };
+                    self.end_hand(si, h, Pay::push(total - lose), outcome, io);
+                }
+            }
+        }
+        self.finish(io);
+    }
+
+    /// The dealer is done: every hand still on the felt is settled.
+    pub(crate) fn settle_all<I: Io>(&mut self, io: &mut I) {
+        let dealer = self.dealer.total();
+        let busted = self.dealer.is_bust();
+        io.emit(Event::DealerDone {
+            total: dealer,
+            busted,
+        });
+        for o in 0..self.order.len() {
+            let si = self.order[o];
+            self.hand_finished(si, io);
+        }
+        self.settle_awaiting_natural(false, io);
+        self.settle_insurance(false, io);
+        let mh = self.mh();
+        for o in 0..self.order.len() {
+            let si = self.order[o];
+            let s = usize::from(si);
+            for h in 0..self.spots[s].nhands {
+                let ph = self.hands[s * mh + usize::from(h)];
+                if ph.settled {
+                    continue;
+                }
+                if ph.status == Status::Natural {
+                    self.pay_natural(si, h, io);
+                    continue;
+                }
+                let p = ph.hand.total();
+                let stake = ph.total_stake();
+                if busted || p > dealer {
+                    self.pay_hand(si, h, Payout::to(1, 1), Outcome::Win, io);
+                } else if p == dealer {
+                    self.end_hand(si, h, Pay::push(stake), Outcome::Push, io);
+                } else {
+                    self.end_hand(si, h, Pay::LOSE, Outcome::Lose, io);
+                }
+            }
+        }
+        self.finish(io);
+    }
+
+    /// The shoe ran out with nothing left to reshuffle: every stake still on the felt
+    /// goes back and the round ends.
+    pub(crate) fn void<I: Io>(&mut self, io: &mut I) {
+        let cfg = self.table.cfg.clone();
+        let mh = self.mh();
+        for o in 0..self.order.len() {
+            let si = self.order[o];
+            let s = usize::from(si);
+            let at = self.place(si, 0);
+            for (b, bet) in cfg.sides.iter().enumerate() {
+                if self.spots[s].side_state[b] != SideState::Off {
+                    self.spots[s].side_state[b] = SideState::Off;
+                    let stake = self.spots[s].side[b];
+                    self.settle_stake(
+                        io,
+                        at,
+                        BetKind::Side(bet.id),
+                        stake,
+                        Pay::push(stake),
+                        Outcome::Returned,
+                        None,
+                        None,
+                    );
+                }
+            }
+            let ins = self.spots[s].insurance;
+            if ins > Money::ZERO {
+                self.spots[s].insurance = Money::ZERO;
+                self.settle_stake(
+                    io,
+                    at,
+                    BetKind::Insurance,
+                    ins,
+                    Pay::push(ins),
+                    Outcome::Returned,
+                    None,
+                    None,
+                );
+            }
+            for h in 0..self.spots[s].nhands {
+                let ph = self.hands[s * mh + usize::from(h)];
+                if !ph.settled {
+                    self.end_hand(si, h, Pay::push(ph.total_stake()), Outcome::Returned, io);
+                }
+            }
+        }
+        io.emit(Event::Voided);
+        self.finish(io);
+    }
+}

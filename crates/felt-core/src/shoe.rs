@@ -1,0 +1,353 @@
+//! The shoe: N decks, an unbiased Fisher-Yates shuffle driven by a cryptographically
+//! secure generator passed in, a cut card, a discard rack and burns (C-12, LA-4).
+//!
+//! Layout of `cards`: `[0, discards)` is the discard rack, `[discards, next)` the
+//! cards of the round in play, `[next, len)` the undealt cards. The vector is
+//! allocated once; nothing allocates afterwards.
+
+use crate::card::{Card, Rank, Suit};
+use rand_core::{CryptoRng, RngCore};
+
+/// Why a stacked shoe could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShoeError {
+    /// The stacked cards ask for more copies of a card than the decks hold.
+    #[error("the stacked cards need more copies of {card} than {decks} deck(s) hold")]
+    NotInShoe {
+        /// The card asked for once too often.
+        card: Card,
+        /// The number of decks.
+        decks: u8,
+    },
+    /// A shoe holds 1 to 8 decks.
+    #[error("a shoe holds 1 to 8 decks, not {0}")]
+    Decks(u8),
+}
+
+/// A shoe of 1 to 8 decks with its position, cut card and discard rack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shoe {
+    cards: Vec<Card>,
+    next: usize,
+    discards: usize,
+    cut: usize,
+    cut_out: bool,
+    decks: u8,
+    shuffled: bool,
+    burn_due: bool,
+    fresh: bool,
+}
+
+/// An unbiased integer in `0..n` (`n > 0`) by Lemire's multiply-and-reject method.
+#[inline]
+pub(crate) fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    let mut low = m as u32;
+    if low < n {
+        let threshold = n.wrapping_neg() % n;
+        while low < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+            low = m as u32;
+        }
+    }
+    (m >> 32) as u32
+}
+
+impl Shoe {
+    /// `decks` fresh decks in pack order (1..=8; other counts are clamped), cut card at
+    /// 75%. Not yet shuffled: a round shuffles it before the first card.
+    pub fn new(decks: u8) -> Shoe {
+        let decks = decks.clamp(1, 8);
+        let mut cards = Vec::with_capacity(usize::from(decks) * 52);
+        for _ in 0..decks {
+            for i in 0..52 {
+                if let Some(c) = Card::from_index(i) {
+                    cards.push(c);
+                }
+            }
+        }
+        let mut s = Shoe {
+            cards,
+            next: 0,
+            discards: 0,
+            cut: 0,
+            cut_out: false,
+            decks,
+            shuffled: false,
+            burn_due: false,
+            fresh: false,
+        };
+        s.set_penetration(0.75);
+        s
+    }
+
+    /// A shoe whose first cards are `first`, in this order, then the rest of the decks
+    /// shuffled with `rng`: for exact test scenarios. The cards must exist in the decks.
+    /// No burn is due: the next round deals `first[0]` first.
+    pub fn stacked<R: RngCore + CryptoRng + ?Sized>(
+        decks: u8,
+        first: &[Card],
+        rng: &mut R,
+    ) -> Result<Shoe, ShoeError> {
+        if !(1..=8).contains(&decks) {
+            return Err(ShoeError::Decks(decks));
+        }
+        let mut s = Shoe::new(decks);
+        s.shuffle(rng);
+        for (i, &want) in first.iter().enumerate() {
+            let j = s.cards[i..]
+                .iter()
+                .position(|&c| c == want)
+                .ok_or(ShoeError::NotInShoe { card: want, decks })?;
+            s.cards.swap(i, i + j);
+        }
+        s.burn_due = false;
+        Ok(s)
+    }
+
+    /// Places the cut card after this fraction of the shoe (clamped to 0.05..=1).
+    pub fn set_penetration(&mut self, fraction: f64) {
+        let f = if fraction.is_finite() {
+            fraction.clamp(0.05, 1.0)
+        } else {
+            0.75
+        };
+        let len = self.cards.len();
+        self.cut = ((len as f64 * f).round() as usize).clamp(1, len);
+    }
+
+    /// Gathers every card (rack, play, undealt) and shuffles them with an unbiased
+    /// Fisher-Yates; the cut card goes back in and a burn becomes due.
+    pub fn shuffle<R: RngCore + CryptoRng + ?Sized>(&mut self, rng: &mut R) {
+        self.next = 0;
+        self.discards = 0;
+        for i in (1..self.cards.len()).rev() {
+            let j = below(rng, (i + 1) as u32) as usize;
+            self.cards.swap(i, j);
+        }
+        self.cut_out = false;
+        self.shuffled = true;
+        self.burn_due = true;
+        self.fresh = true;
+    }
+
+    /// Deals the next card; `None` when no undealt card is left.
+    #[inline]
+    pub fn draw(&mut self) -> Option<Card> {
+        let Some(&c) = self.cards.get(self.next) else {
+            // An empty shoe is reshuffled before the next round whatever the cut.
+            self.cut_out = true;
+            return None;
+        };
+        if self.next >= self.cut {
+            self.cut_out = true;
+        }
+        self.next += 1;
+        self.fresh = false;
+        Some(c)
+    }
+
+    /// Deals the next card straight to the discard rack (a burn); `None` if the shoe is empty.
+    pub fn burn(&mut self) -> Option<Card> {
+        let c = self.draw()?;
+        // Keep the rack contiguous: the burned card moves to the rack's end.
+        self.cards.swap(self.discards, self.next - 1);
+        self.discards += 1;
+        Some(c)
+    }
+
+    /// The round is over: its cards go to the discard rack.
+    pub fn end_round(&mut self) {
+        self.discards = self.next;
+        self.fresh = false;
+    }
+
+    /// When the undealt cards run out during a round: the discard rack (not the cards
+    /// in play) is shuffled and becomes the undealt shoe. `false` if the rack is empty.
+    pub fn reshuffle_discards<R: RngCore + CryptoRng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        if self.discards == 0 || self.next < self.cards.len() {
+            return false;
+        }
+        let rack = self.discards;
+        self.cards.rotate_left(rack);
+        let start = self.cards.len() - rack;
+        let tail = &mut self.cards[start..];
+        for i in (1..tail.len()).rev() {
+            let j = below(rng, (i + 1) as u32) as usize;
+            tail.swap(i, j);
+        }
+        self.next = start;
+        self.discards = 0;
+        self.cut_out = true;
+        true
+    }
+
+    /// Whether the shoe must be shuffled before the next round (never shuffled, or
+    /// the cut card came out).
+    pub fn needs_shuffle(&self) -> bool {
+        !self.shuffled || self.cut_out
+    }
+
+    /// Whether a burn is due after a shuffle (cleared by [`Shoe::burn_done`]).
+    pub fn burn_due(&self) -> bool {
+        self.burn_due
+    }
+
+    /// Marks the post-shuffle burn as done.
+    pub fn burn_done(&mut self) {
+        self.burn_due = false;
+    }
+
+    /// Whether no card was dealt since the last shuffle (a CSM does not reshuffle then).
+    pub fn is_fresh(&self) -> bool {
+        self.fresh
+    }
+
+    /// Whether the cut card has come out.
+    pub fn cut_card_out(&self) -> bool {
+        self.cut_out
+    }
+
+    /// The cut card's position: it comes out before the card at this index.
+    pub fn cut_position(&self) -> usize {
+        self.cut
+    }
+
+    /// The number of decks.
+    pub fn decks(&self) -> u8 {
+        self.decks
+    }
+
+    /// All cards of the shoe.
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    /// Whether the shoe holds no card at all (never: a shoe has at least one deck).
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+
+    /// Cards not yet dealt.
+    pub fn remaining(&self) -> usize {
+        self.cards.len() - self.next
+    }
+
+    /// Cards in the discard rack (burns included).
+    pub fn discards(&self) -> usize {
+        self.discards
+    }
+
+    /// Cards dealt since the shuffle (rack and play).
+    pub fn dealt(&self) -> usize {
+        self.next
+    }
+
+    /// The cards of the round in play (dealt, not yet in the rack).
+    pub fn in_play(&self) -> &[Card] {
+        &self.cards[self.discards..self.next]
+    }
+
+    /// The undealt cards in dealing order. For tests and audits only: never show
+    /// these to a player (C-11).
+    pub fn undealt(&self) -> &[Card] {
+        &self.cards[self.next..]
+    }
+
+    /// Whether the shoe holds exactly `decks` copies of each of the 52 cards.
+    pub fn is_complete(&self) -> bool {
+        let mut count = [0u8; 52];
+        for c in &self.cards {
+            count[c.index()] += 1;
+        }
+        self.cards.len() == usize::from(self.decks) * 52 && count.iter().all(|&n| n == self.decks)
+    }
+}
+
+/// Every card of `decks` decks once per deck, pack order (ranks ace..king, suits c d h s).
+pub fn full_decks(decks: u8) -> impl Iterator<Item = Card> {
+    (0..decks).flat_map(|_| {
+        Rank::ALL
+            .into_iter()
+            .flat_map(|r| Suit::ALL.into_iter().map(move |s| Card::new(r, s)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn c_12_shuffle_is_a_permutation_and_the_cut_card_comes_out() {
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let mut s = Shoe::new(2);
+        s.set_penetration(0.5);
+        s.shuffle(&mut rng);
+        assert!(s.is_complete());
+        assert_eq!(s.cut_position(), 52);
+        for _ in 0..52 {
+            s.draw().unwrap();
+            assert!(!s.cut_card_out());
+        }
+        s.draw().unwrap();
+        assert!(s.cut_card_out());
+        assert!(s.needs_shuffle());
+        assert_eq!(full_decks(2).count(), 104);
+    }
+
+    #[test]
+    fn c_12_fisher_yates_is_unbiased_on_a_small_range() {
+        // Every card of a 52-card deck lands in position 0 about equally often.
+        let mut rng = ChaCha20Rng::seed_from_u64(9);
+        let mut first = [0u32; 52];
+        let mut s = Shoe::new(1);
+        for _ in 0..52_000 {
+            s.shuffle(&mut rng);
+            first[s.undealt()[0].index()] += 1;
+        }
+        assert!(first.iter().all(|&n| (800..1200).contains(&n)), "{first:?}");
+        let mut hits = [0u32; 3];
+        for _ in 0..30_000 {
+            hits[below(&mut rng, 3) as usize] += 1;
+        }
+        assert!(hits.iter().all(|&n| (9_500..10_500).contains(&n)));
+    }
+
+    #[test]
+    fn la_4_burn_goes_to_the_rack_and_stacked_cards_come_first() {
+        let mut rng = ChaCha20Rng::seed_from_u64(2);
+        let first = parse_cards("7h 7h Kd").unwrap();
+        let mut s = Shoe::stacked(6, &first, &mut rng).unwrap();
+        assert!(s.is_complete());
+        assert!(!s.burn_due());
+        assert_eq!(s.draw().unwrap(), first[0]);
+        assert_eq!(s.burn().unwrap(), first[1]);
+        assert_eq!(s.discards(), 1);
+        assert_eq!(s.in_play(), &[first[0]]);
+        assert_eq!(s.draw().unwrap(), first[2]);
+        let e = Shoe::stacked(1, &parse_cards("7h 7h").unwrap(), &mut rng).unwrap_err();
+        assert!(matches!(e, ShoeError::NotInShoe { .. }));
+    }
+
+    #[test]
+    fn an_exhausted_shoe_reshuffles_only_the_rack() {
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let mut s = Shoe::new(1);
+        s.shuffle(&mut rng);
+        for _ in 0..40 {
+            s.draw();
+        }
+        s.end_round();
+        let mut play = Vec::new();
+        while let Some(c) = s.draw() {
+            play.push(c);
+        }
+        assert!(s.reshuffle_discards(&mut rng));
+        assert_eq!(s.in_play(), &play[..]);
+        assert_eq!(s.remaining(), 40);
+        assert!(s.is_complete());
+    }
+}

@@ -1,0 +1,162 @@
+//! `felt edge NAME|FILE`: the par sheet.
+
+use anyhow::Result;
+use felt_math::parsheet::{par_sheet, ParSheet};
+use std::fmt::Write;
+
+/// Arguments of `felt edge`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A preset name (see `felt games`) or the path of a rules file.
+    pub game: String,
+    /// Decks to analyse (default: the rules file's).
+    #[arg(long)]
+    pub decks: Option<u8>,
+    /// Progressive meter, in units of the wager (default: the meter's reset over the wager).
+    #[arg(long)]
+    pub meter: Option<f64>,
+    /// Print the par sheet as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the par sheet.
+pub fn run(a: &Args) -> Result<()> {
+    let rules = crate::game_arg::load_game(&a.game)?;
+    let sheet = par_sheet(&rules, a.decks, a.meter)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&sheet)?);
+    } else {
+        print!("{}", render(&rules, &sheet));
+    }
+    Ok(())
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.4}%", x * 100.0)
+}
+
+/// The par sheet as text.
+pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "PAR SHEET  {} ({}), {} deck(s){}",
+        s.name,
+        s.game,
+        s.decks,
+        if s.csm {
+            ", continuous shuffler (exactly the full-shoe figures, LL-6)"
+        } else {
+            ""
+        }
+    );
+    let _ = writeln!(o);
+    let _ = writeln!(o, "RULES");
+    // The main game's part of the rules card (side bets follow with their tables).
+    let card = felt_core::rules::rules_card(rules);
+    let mut seen_table = false;
+    for line in card.lines().skip_while(|l| *l != "Shoe") {
+        if line.is_empty() && seen_table {
+            break;
+        }
+        seen_table |= line == "Table";
+        let _ = writeln!(o, "  {line}");
+    }
+    let m = &s.main;
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "MAIN GAME (exact, off the top, per initial bet; {})",
+        m.split_model
+    );
+    let _ = writeln!(
+        o,
+        "  House edge, computed basic strategy:            {}",
+        pct(m.house_edge)
+    );
+    let _ = writeln!(
+        o,
+        "  House edge, composition-dependent strategy:     {}",
+        pct(m.house_edge_cd)
+    );
+    if let Some(sd) = m.std_dev {
+        let _ = writeln!(
+            o,
+            "  Standard deviation per round:                   {sd:.4}"
+        );
+    }
+    let _ = writeln!(
+        o,
+        "  Up card   probability   EV basic     EV comp.-dep.  dealer busts"
+    );
+    for u in &m.per_up_card {
+        let up = if u.up == 1 {
+            "A".to_string()
+        } else {
+            u.up.to_string()
+        };
+        let _ = writeln!(
+            o,
+            "  {up:>7}   {:>11.6}   {:>+10.6}   {:>+13.6}   {:>12.6}",
+            u.probability, u.ev_basic, u.ev_cd, u.dealer_bust
+        );
+    }
+    if !m.not_analysed.is_empty() {
+        let _ = writeln!(o, "  Not analysed / assumptions:");
+        for n in &m.not_analysed {
+            let _ = writeln!(o, "    - {n}");
+        }
+    }
+    for b in &s.side_bets {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "SIDE BET {} (`{}`), {} ordered {}-card deals",
+            b.name, b.id, b.total, b.cards
+        );
+        let _ = writeln!(
+            o,
+            "  {:<44} {:>16} {:>12} {:>10} {:>12}",
+            "outcome", "count", "probability", "pays", "return"
+        );
+        for out in &b.outcomes {
+            let _ = writeln!(
+                o,
+                "  {:<44} {:>16} {:>12.8} {:>10.2} {:>+12.8}",
+                out.name, out.count, out.probability, out.pays, out.contribution
+            );
+        }
+        let _ = writeln!(
+            o,
+            "  House edge {}   standard deviation {:.4}   hit frequency {}",
+            pct(b.house_edge),
+            b.std_dev,
+            pct(b.hit_frequency)
+        );
+        if let Some(mt) = &b.meter {
+            let _ = writeln!(
+                o,
+                "  Meter {:.2} units: edge = {} - {:.8} x meter; break-even meter {}",
+                mt.meter_units,
+                pct(mt.edge_at_zero_meter),
+                mt.edge_per_meter_unit,
+                mt.break_even_meter
+                    .map_or("none (no meter line can be hit)".to_string(), |m| format!(
+                        "{m:.1} units"
+                    ))
+            );
+        }
+    }
+    for (id, points) in &s.meter_curves {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "METER CURVE `{id}` (meter in units of the wager -> house edge)"
+        );
+        for p in points {
+            let _ = writeln!(o, "  {:>12.1}  {}", p.meter, pct(p.house_edge));
+        }
+    }
+    o
+}

@@ -1,0 +1,217 @@
+//! Turning events and views into the lines a player reads.
+
+use felt_core::round::{
+    BetKind, Event, Move, Outcome, Place, Settlement, ShuffleWhy, Target, View, Why,
+};
+use felt_core::{Card, Money, Rules};
+
+/// Names seats, spots and side bets the way the table talks about them.
+pub struct Names<'a> {
+    rules: &'a Rules,
+    spots: u8,
+}
+
+impl<'a> Names<'a> {
+    /// Names for this game with `spots` spots per seat.
+    pub fn new(rules: &'a Rules, spots: u8) -> Self {
+        Names { rules, spots }
+    }
+
+    /// "Seat 1" or "Seat 1 spot 2" (with several spots), plus "hand 2" after a split.
+    pub fn place(&self, p: Place, split: bool) -> String {
+        let mut s = format!("Seat {}", p.seat + 1);
+        if self.spots > 1 {
+            s.push_str(&format!(" spot {}", p.spot + 1));
+        }
+        if split {
+            s.push_str(&format!(" hand {}", p.hand + 1));
+        }
+        s
+    }
+
+    /// The display name of a side bet id.
+    pub fn side_bet(&self, id: &str) -> String {
+        self.rules
+            .side_bets()
+            .iter()
+            .find(|b| b.id == id)
+            .map_or_else(|| id.to_string(), |b| b.name.clone())
+    }
+
+    fn bet(&self, b: BetKind) -> String {
+        match b {
+            BetKind::Main => "Main bet".to_string(),
+            BetKind::Double => "Double".to_string(),
+            BetKind::Split => "Split".to_string(),
+            BetKind::Insurance => "Insurance".to_string(),
+            BetKind::Side(id) => self.side_bet(id.as_str()),
+        }
+    }
+}
+
+/// Cards with suit symbols, e.g. `7♥ 10♠`.
+pub fn cards(cs: &[Card]) -> String {
+    cs.iter().map(|c| c.pretty()).collect::<Vec<_>>().join(" ")
+}
+
+fn signed(m: Money) -> String {
+    if m.as_cents() >= 0 {
+        format!("+{m}")
+    } else {
+        m.to_string()
+    }
+}
+
+/// The line an event prints, if the table says anything about it.
+pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
+    Some(match e {
+        Event::Shuffled { why, cards } => match why {
+            ShuffleWhy::NewShoe => format!("The dealer shuffles a new shoe ({cards} cards)."),
+            ShuffleWhy::CutCard => {
+                format!("The cut card came out: the dealer shuffles ({cards} cards).")
+            }
+            ShuffleWhy::Csm => "The shuffling machine reshuffles every card.".to_string(),
+            ShuffleWhy::RackReshuffled => {
+                format!("The shoe ran out: the discards are shuffled ({cards} cards).")
+            }
+        },
+        Event::Burned { card, face_up } => {
+            if *face_up {
+                format!("Burn card: {}.", card.pretty())
+            } else {
+                "One card is burned face down.".to_string()
+            }
+        }
+        Event::CutCardOut { .. } => "The cut card is out: last round of this shoe.".to_string(),
+        Event::BetsClosed => "No more bets.".to_string(),
+        Event::Dealt {
+            to,
+            card,
+            face_up,
+            side_bet_only,
+        } => match to {
+            Target::Dealer if !face_up => "Dealer: hole card, face down.".to_string(),
+            Target::Dealer => format!("Dealer: {}", card.pretty()),
+            Target::Player(p) => {
+                let extra = if *side_bet_only {
+                    " (third card for the 7s bet only)"
+                } else {
+                    ""
+                };
+                format!("{}: {}{extra}", names.place(*p, p.hand > 0), card.pretty())
+            }
+        },
+        Event::Peeked { natural } => {
+            if *natural {
+                "The dealer checks the hole card: blackjack!".to_string()
+            } else {
+                "The dealer checks the hole card: no blackjack.".to_string()
+            }
+        }
+        Event::HoleCardTurned { card, total } => {
+            format!(
+                "Dealer turns the hole card: {} (total {total}).",
+                card.pretty()
+            )
+        }
+        Event::Stood { at, total } => {
+            format!("{} stands on {total}.", names.place(*at, at.hand > 0))
+        }
+        Event::DealerDone { total, busted } => {
+            if *busted {
+                format!("Dealer busts with {total}.")
+            } else {
+                format!("Dealer stands on {total}.")
+            }
+        }
+        Event::Settled(s) => settlement_line(s, names),
+        Event::Meter { change, why } => format!(
+            "{} meter {:?}: {} -> {}",
+            change.id.as_str(),
+            why,
+            change.before,
+            change.after
+        )
+        .replace("Increment", "increment")
+        .replace("Award", "award")
+        .replace("Reset", "reset"),
+        Event::Rounding { num, den, .. } => {
+            format!("(a payout was rounded down: {num}/{den} of a cent is not paid)")
+        }
+        Event::Voided => "The round is void: every stake on the felt is returned.".to_string(),
+        Event::Moved(Move {
+            why: Why::MeterIncrement,
+            ..
+        }) => return None,
+        _ => return None,
+    })
+}
+
+fn settlement_line(s: &Settlement, names: &Names<'_>) -> String {
+    let net = Money(s.returned.as_cents() - s.stake.as_cents());
+    let what = names.bet(s.bet);
+    let how = match s.outcome {
+        Outcome::Win => "wins".to_string(),
+        Outcome::Blackjack => "blackjack".to_string(),
+        Outcome::EvenMoney => "even money".to_string(),
+        Outcome::Lose => "loses".to_string(),
+        Outcome::Bust => "bust".to_string(),
+        Outcome::Push => "push".to_string(),
+        Outcome::Surrender => "surrendered".to_string(),
+        Outcome::Returned => "returned".to_string(),
+    };
+    let mut reason = how;
+    if let Some(line) = s.line {
+        reason = line.describe().to_string();
+    }
+    if let Some(p) = s.pays {
+        let p = serde_json::to_value(p)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        reason = format!("{reason}, {p}");
+    }
+    format!(
+        "{} {what}: {reason}: {}",
+        names.place(s.at, s.at.hand > 0),
+        signed(net)
+    )
+}
+
+/// The table as `seat` sees it: the dealer, then every spot's hands.
+pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    let d = &v.dealer;
+    let mut dealer = String::from("  Dealer: ");
+    if d.hole_face_down {
+        dealer.push_str("[hole] ");
+    }
+    dealer.push_str(&cards(&d.cards));
+    if !d.cards.is_empty() {
+        dealer.push_str(&format!("  ({})", d.total));
+    }
+    out.push(dealer);
+    for s in &v.spots {
+        for (i, h) in s.hands.iter().enumerate() {
+            let p = Place {
+                seat: s.seat,
+                spot: s.spot,
+                hand: i as u8,
+            };
+            let soft = if h.soft && h.total < 21 { "soft " } else { "" };
+            out.push(format!(
+                "  {}: {}  ({soft}{})  bet {}{}",
+                names.place(p, s.hands.len() > 1),
+                cards(&h.cards),
+                h.total,
+                h.stake,
+                if h.status == "open" {
+                    String::new()
+                } else {
+                    format!("  [{}]", h.status)
+                }
+            ));
+        }
+    }
+    out
+}
