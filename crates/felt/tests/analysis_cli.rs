@@ -1,0 +1,74 @@
+//! `felt edge` and `felt strategy` end to end.
+
+use std::process::Command;
+
+fn felt(args: &[&str]) -> (bool, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(args)
+        .output()
+        .expect("felt runs");
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn edge_json_has_the_par_sheet_fields_and_ll_5_figure() {
+    let (ok, out, err) = felt(&["edge", "lucky-lucky", "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["game"], "lucky-lucky");
+    assert_eq!(v["decks"], 6);
+    let he = v["main"]["house_edge"].as_f64().unwrap();
+    let cd = v["main"]["house_edge_cd"].as_f64().unwrap();
+    assert!(he >= cd && he > 0.0 && he < 0.01, "{he} {cd}");
+    let ll = &v["side_bets"][0];
+    assert_eq!(ll["id"], "lucky-lucky");
+    assert_eq!(
+        format!("{:.2}", ll["house_edge"].as_f64().unwrap() * 100.0),
+        "2.66"
+    );
+    let first = &ll["outcomes"][0];
+    assert!(first["name"].is_string() && first["count"].is_u64() && first["probability"].is_f64());
+}
+
+#[test]
+fn edge_decks_and_meter_options_change_the_figures() {
+    let (ok, out, _) = felt(&["edge", "lucky-lucky", "--decks", "1", "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        format!(
+            "{:.2}",
+            v["side_bets"][0]["house_edge"].as_f64().unwrap() * 100.0
+        ),
+        "2.61"
+    );
+    let (ok, out, _) = felt(&["edge", "blazing-7s", "--meter", "16059.3", "--json"]);
+    assert!(ok);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v["side_bets"][0]["house_edge"].as_f64().unwrap().abs() < 1e-5);
+    let (ok, out, _) = felt(&["edge", "blazing-7s"]);
+    assert!(ok);
+    assert!(
+        out.contains("break-even meter 16059.3 units") && out.contains("METER CURVE"),
+        "{out}"
+    );
+    let (ok, _, err) = felt(&["edge", "classic", "--decks", "9"]);
+    assert!(!ok && err.contains("9 decks"), "{err}");
+}
+
+#[test]
+fn strategy_prints_a_computed_chart_with_evs_on_request() {
+    let (ok, out, _) = felt(&["strategy", "lucky-ladies", "--ev"]);
+    assert!(ok);
+    // Late surrender preset, H17, 6 decks: hard 16 against a ten surrenders.
+    let row16 = out.lines().find(|l| l.starts_with("16 ")).unwrap();
+    assert!(
+        row16.split_whitespace().nth(9).unwrap().starts_with('R'),
+        "{row16}"
+    );
+    assert!(out.contains("Cell EVs") && out.contains("[S"), "{out}");
+}
