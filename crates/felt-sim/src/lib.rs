@@ -1,6 +1,22 @@
 //! felt-sim: Monte Carlo on the real felt-core engine, cut into seeded chunks that
 //! run on every core and merge to the same result whatever the thread count.
+//!
+//! [`simulate`] plays a game's rounds through the engine with the strategy the exact
+//! analysis computes ([`strategy`]), every side bet on every spot, and reports each
+//! wager's house edge with its standard error, pay-line frequencies, progressive
+//! meters and the speed ([`SimReport`], [`report::text`] for the terminal).
 #![forbid(unsafe_code)]
 
+pub mod report;
 pub mod runner;
+pub mod sim;
 pub mod stats;
+pub mod strategy;
+
+pub use runner::CHUNK_ROUNDS;
+pub use sim::{
+    simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
+    SideBetReport, SimError, SimOptions, SimReport, Simulator,
+};
+pub use stats::{BetAccumulator, BetSummary};
+pub use strategy::{StrategyKind, StrategyTable};

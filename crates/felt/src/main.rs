@@ -29,6 +29,8 @@ enum Command {
     Edge(cmd::edge::Args),
     /// Print the basic strategy computed from the rules.
     Strategy(cmd::strategy::Args),
+    /// Simulate a game on the real engine: house edge per wager with its standard error.
+    Sim(cmd::sim::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(&a),
         Command::Edge(a) => cmd::edge::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
+        Command::Sim(a) => cmd::sim::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,4 +3,5 @@
 pub mod edge;
 pub mod games;
 pub mod rules;
+pub mod sim;
 pub mod strategy;

@@ -1,0 +1,883 @@
+//! The simulation: the real felt-core engine, every round played through
+//! [`Round::play_auto`](felt_core::Round::play_auto) with the strategy the exact
+//! analysis computes, every side bet of the game on every spot, results tallied from
+//! the engine's own settlement events.
+//!
+//! # Reproducibility
+//!
+//! The run is cut into fixed chunks of [`CHUNK_ROUNDS`] rounds ([`crate::runner`]).
+//! Each chunk has its own ChaCha8 stream derived from the seed and the chunk's index,
+//! starts a fresh shoe (shuffled from that stream), fresh balances and fresh meters at
+//! their reset values, and tallies into exact integer sums that are merged in chunk
+//! order. So the same seed and options give bit-identical figures whatever the number
+//! of threads; only the timings differ.
+
+use crate::runner::{run_chunks, RunError};
+use crate::stats::{BetAccumulator, BetSummary};
+use crate::strategy::{StrategyKind, StrategyTable};
+use felt_core::id::ShortId;
+use felt_core::meter::{MemoryMeters, MeterId, Meters};
+use felt_core::money::Money;
+use felt_core::round::{
+    ActionError, BetKind, MeterWhy, Outcome, Settlement, TableError, MAX_BALANCE, MAX_SIDE_BETS,
+};
+use felt_core::rules::RulesError;
+use felt_core::sidebet::HandName;
+use felt_core::{Action, Decision, Event, EventSink, Rules, Table};
+use felt_math::main_game::{analyse, MainGameError};
+use felt_math::sidebet::{analyse_all, SideBetError};
+use rand::RngCore;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Called with the number of rounds just finished (after each chunk), from any thread.
+pub type ProgressFn = Arc<dyn Fn(u64) + Send + Sync>;
+
+/// What to simulate and how.
+#[derive(Clone)]
+pub struct SimOptions {
+    /// Rounds to play (each round: every spot's main bet and side bets).
+    pub rounds: u64,
+    /// The seed; `None` draws one from the operating system (reported in
+    /// [`SimReport::seed`]).
+    pub seed: Option<u64>,
+    /// Worker threads; 0 = every available core.
+    pub threads: usize,
+    /// Seats in play (1..= the table's seats).
+    pub seats: u8,
+    /// Betting spots each seat plays (1..= the table's spots per player).
+    pub spots: u8,
+    /// Overrides the rules' deck count.
+    pub decks: Option<u8>,
+    /// Overrides the rules' penetration (fraction of the shoe dealt before the cut card).
+    pub penetration: Option<f64>,
+    /// Deals from a continuous shuffling machine: the full shoe every round (off the top).
+    pub csm: bool,
+    /// Main bets only: no side bet is placed.
+    pub main_only: bool,
+    /// The players' strategy.
+    pub strategy: StrategyKind,
+    /// Progress callback.
+    pub progress: Option<ProgressFn>,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        SimOptions {
+            rounds: 1_000_000,
+            seed: None,
+            threads: 0,
+            seats: 1,
+            spots: 1,
+            decks: None,
+            penetration: None,
+            csm: false,
+            main_only: false,
+            strategy: StrategyKind::Basic,
+            progress: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for SimOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimOptions")
+            .field("rounds", &self.rounds)
+            .field("seed", &self.seed)
+            .field("threads", &self.threads)
+            .field("seats", &self.seats)
+            .field("spots", &self.spots)
+            .field("decks", &self.decks)
+            .field("penetration", &self.penetration)
+            .field("csm", &self.csm)
+            .field("main_only", &self.main_only)
+            .field("strategy", &self.strategy)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Why a simulation could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    /// An option is out of range.
+    #[error("{0}")]
+    Options(String),
+    /// The rules after the overrides do not validate.
+    #[error("the rules with the simulation's overrides are not valid: {0}")]
+    Rules(#[from] RulesError),
+    /// The engine refused the table.
+    #[error("the engine cannot set up the table: {0}")]
+    Table(#[from] TableError),
+    /// The main game's analysis failed (no strategy).
+    #[error("the main game cannot be analysed (no strategy to play): {0}")]
+    Analysis(#[from] MainGameError),
+    /// A side bet's exact analysis failed.
+    #[error("a side bet cannot be analysed: {0}")]
+    SideBet(#[from] SideBetError),
+    /// The engine refused an action of the simulated players.
+    #[error("the engine refused the simulated player's action: {0}")]
+    Engine(#[from] ActionError),
+    /// The worker threads could not start.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// A count and its frequency.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Freq {
+    /// How many times.
+    pub count: u64,
+    /// Per hand (main game) or per wager (side bets).
+    pub frequency: f64,
+}
+
+fn freq(count: u64, of: u64) -> Freq {
+    Freq {
+        count,
+        frequency: if of == 0 {
+            0.0
+        } else {
+            count as f64 / of as f64
+        },
+    }
+}
+
+/// How the main game's hands ended.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MainOutcomes {
+    /// Won 1:1 (dealer bust or higher total).
+    pub win: Freq,
+    /// A natural paid the blackjack payout.
+    pub blackjack: Freq,
+    /// Pushed (a tie, or a natural against the dealer's).
+    pub push: Freq,
+    /// Lost to a higher dealer total or a dealer natural.
+    pub lose: Freq,
+    /// Busted.
+    pub bust: Freq,
+    /// Surrendered.
+    pub surrender: Freq,
+    /// Even money taken (never, with this strategy).
+    pub even_money: Freq,
+    /// Returned without a decision (a void round, LA-3 returns).
+    pub returned: Freq,
+}
+
+/// The main wager's figures.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MainReport {
+    /// Edge, SE, interval, SD and sums, per unit of the initial bet.
+    #[serde(flatten)]
+    pub summary: BetSummary,
+    /// The exact off-the-top figure for the strategy played (basic: felt-math's
+    /// `ev_basic`; composition: `ev_cd`, see the notes), house edge.
+    pub exact_house_edge: Option<f64>,
+    /// Hands settled (split hands count one each).
+    pub hands: u64,
+    /// How the hands ended, per hand.
+    pub outcomes: MainOutcomes,
+    /// Doubles, per hand.
+    pub doubles: Freq,
+    /// Splits, per hand.
+    pub splits: Freq,
+}
+
+/// One pay line's hits.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LineReport {
+    /// The line's hand.
+    pub hand: HandName,
+    /// Its description.
+    pub name: String,
+    /// Times paid, and per wager.
+    #[serde(flatten)]
+    pub hits: Freq,
+    /// The exact probability per wager, off the top.
+    pub exact_probability: Option<f64>,
+}
+
+/// A progressive bet's meter.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProgressiveReport {
+    /// The meter's id.
+    pub meter: String,
+    /// Its reset (start) value, cents.
+    pub reset: i64,
+    /// The meter's average value when a wager was made, cents.
+    pub average_meter: f64,
+    /// Meter shares paid.
+    pub awards: u64,
+    /// Cents paid from the meter.
+    pub award_amount: i128,
+    /// Share of the player's return that came from the meter, per unit wagered.
+    pub meter_return: f64,
+    /// Exact house edge at the reset meter.
+    pub exact_house_edge_at_reset: Option<f64>,
+    /// Exact house edge at the simulated average meter (the edge is linear in the
+    /// meter): the figure the simulated edge estimates.
+    pub exact_house_edge_at_average: Option<f64>,
+}
+
+/// One side bet's figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideBetReport {
+    /// The bet's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Edge, SE, interval, SD and sums, per unit wagered.
+    #[serde(flatten)]
+    pub summary: BetSummary,
+    /// Wagers made (rounds x spots).
+    pub wagers: u64,
+    /// Wagers paid something, per wager.
+    pub hit_frequency: f64,
+    /// Exact house edge off the top (for a progressive: at the reset meter).
+    pub exact_house_edge: Option<f64>,
+    /// Every line in force, best first.
+    pub lines: Vec<LineReport>,
+    /// Wagers lost.
+    pub loses: Freq,
+    /// The meter, for a progressive.
+    pub progressive: Option<ProgressiveReport>,
+}
+
+/// What a simulation found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SimReport {
+    /// The game's id.
+    pub game: String,
+    /// Rounds played.
+    pub rounds: u64,
+    /// The seed (give it again to repeat the run exactly).
+    pub seed: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seats in play.
+    pub seats: u8,
+    /// Spots per seat.
+    pub spots: u8,
+    /// Decks.
+    pub decks: u8,
+    /// Continuous shuffling machine.
+    pub csm: bool,
+    /// Penetration (ignored by a CSM).
+    pub penetration: f64,
+    /// The players' strategy.
+    pub strategy: StrategyKind,
+    /// Main bets only.
+    pub main_only: bool,
+    /// Seconds spent on the analysis and the strategy before the first round.
+    pub setup_seconds: f64,
+    /// Seconds of play (wall clock).
+    pub elapsed_seconds: f64,
+    /// Rounds per second, all threads.
+    pub rounds_per_second: f64,
+    /// Rounds per second of one thread (rounds over the summed busy time of the chunks).
+    pub rounds_per_second_per_thread: f64,
+    /// Rounds the engine voided (the shoe ran out with nothing to reshuffle).
+    pub voided_rounds: u64,
+    /// The main wager.
+    pub main: MainReport,
+    /// Every side bet, in the rules file's order (none with `main_only`).
+    pub side_bets: Vec<SideBetReport>,
+    /// What the figures mean and what they do not model.
+    pub notes: Vec<String>,
+}
+
+/// A side bet as the tally sees it.
+#[derive(Debug, Clone)]
+struct SideInfo {
+    id: ShortId,
+    lines: Vec<HandName>,
+    meter: Option<MeterId>,
+}
+
+/// Everything a chunk needs, shared read-only by the workers.
+struct Plan {
+    table: Table,
+    strategy: StrategyTable,
+    sides: Vec<SideInfo>,
+    /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
+    bets: Vec<Action>,
+    seats: u8,
+    nspots: u64,
+    main_min: i64,
+    side_min: Vec<i64>,
+}
+
+const OUTCOMES: usize = 8;
+
+fn outcome_index(o: Outcome) -> usize {
+    match o {
+        Outcome::Win => 0,
+        Outcome::Blackjack => 1,
+        Outcome::Push => 2,
+        Outcome::Lose => 3,
+        Outcome::Bust => 4,
+        Outcome::Surrender => 5,
+        Outcome::EvenMoney => 6,
+        Outcome::Returned => 7,
+    }
+}
+
+/// Exact integer sums of a progressive meter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct MeterAcc {
+    /// Sum over wagers of the meter's value at the round's start (cents).
+    value_sum: i128,
+    /// Wagers sampled.
+    samples: u64,
+    /// Shares paid.
+    awards: u64,
+    /// Cents paid.
+    award_amount: i128,
+}
+
+/// A chunk's tally: the event sink of its rounds and the sums they add to.
+#[derive(Debug, Clone)]
+struct Tally {
+    ids: [Option<ShortId>; MAX_SIDE_BETS],
+    lines: Vec<Vec<HandName>>,
+    meter_ids: Vec<Option<MeterId>>,
+    // This round.
+    main_net: i64,
+    main_wagered: i64,
+    side_net: [i64; MAX_SIDE_BETS],
+    // Sums.
+    main: BetAccumulator,
+    outcomes: [u64; OUTCOMES],
+    doubles: u64,
+    splits: u64,
+    sides: Vec<BetAccumulator>,
+    side_loses: Vec<u64>,
+    meters: Vec<MeterAcc>,
+    voided: u64,
+    busy: Duration,
+}
+
+impl Tally {
+    fn new(sides: &[SideInfo]) -> Tally {
+        let mut ids = [None; MAX_SIDE_BETS];
+        for (slot, s) in ids.iter_mut().zip(sides) {
+            *slot = Some(s.id);
+        }
+        Tally {
+            ids,
+            lines: sides.iter().map(|s| s.lines.clone()).collect(),
+            meter_ids: sides.iter().map(|s| s.meter).collect(),
+            main_net: 0,
+            main_wagered: 0,
+            side_net: [0; MAX_SIDE_BETS],
+            main: BetAccumulator::new(0),
+            outcomes: [0; OUTCOMES],
+            doubles: 0,
+            splits: 0,
+            sides: sides
+                .iter()
+                .map(|s| BetAccumulator::new(s.lines.len()))
+                .collect(),
+            side_loses: vec![0; sides.len()],
+            meters: vec![MeterAcc::default(); sides.len()],
+            voided: 0,
+            busy: Duration::ZERO,
+        }
+    }
+
+    #[inline]
+    fn settled(&mut self, s: &Settlement) {
+        let net = s.returned.0 - s.stake.0;
+        match s.bet {
+            BetKind::Main => {
+                self.main_net += net;
+                self.main_wagered += s.stake.0;
+                self.outcomes[outcome_index(s.outcome)] += 1;
+            }
+            BetKind::Side(id) => {
+                let Some(b) = self.ids.iter().position(|x| *x == Some(id)) else {
+                    return;
+                };
+                self.side_net[b] += net;
+                match (s.outcome, s.line) {
+                    (Outcome::Win, Some(h)) => {
+                        if let Some(l) = self.lines[b].iter().position(|&x| x == h) {
+                            self.sides[b].hit(l);
+                        }
+                    }
+                    (Outcome::Lose, _) => self.side_loses[b] += 1,
+                    _ => {}
+                }
+            }
+            // Insurance is never taken; doubles and splits settle with their hand.
+            _ => {}
+        }
+    }
+
+    #[cold]
+    fn award(&mut self, id: &MeterId, paid: i64) {
+        for (b, m) in self.meter_ids.iter().enumerate() {
+            if m.as_ref() == Some(id) {
+                self.meters[b].awards += 1;
+                self.meters[b].award_amount += i128::from(paid);
+                return;
+            }
+        }
+    }
+
+    /// Closes the round: its sums go to the accumulators.
+    #[inline]
+    fn end_round(&mut self, plan: &Plan, with_sides: bool) {
+        let staked = plan.main_min * plan.nspots as i64;
+        self.main.record(staked, self.main_wagered, self.main_net);
+        self.main_net = 0;
+        self.main_wagered = 0;
+        if with_sides {
+            for b in 0..self.sides.len() {
+                let s = plan.side_min[b] * plan.nspots as i64;
+                self.sides[b].record(s, s, self.side_net[b]);
+                self.side_net[b] = 0;
+            }
+        }
+    }
+
+    fn merge(&mut self, o: Tally) {
+        self.main.merge(&o.main);
+        for (a, b) in self.outcomes.iter_mut().zip(o.outcomes) {
+            *a += b;
+        }
+        self.doubles += o.doubles;
+        self.splits += o.splits;
+        for (a, b) in self.sides.iter_mut().zip(&o.sides) {
+            a.merge(b);
+        }
+        for (a, b) in self.side_loses.iter_mut().zip(&o.side_loses) {
+            *a += b;
+        }
+        for (a, b) in self.meters.iter_mut().zip(&o.meters) {
+            a.value_sum += b.value_sum;
+            a.samples += b.samples;
+            a.awards += b.awards;
+            a.award_amount += b.award_amount;
+        }
+        self.voided += o.voided;
+        self.busy += o.busy;
+    }
+}
+
+impl EventSink for Tally {
+    #[inline(always)]
+    fn event(&mut self, e: &Event) {
+        match e {
+            Event::Settled(s) => self.settled(s),
+            Event::Decided { decision, .. } => match decision {
+                Decision::Double(_) => self.doubles += 1,
+                Decision::Split => self.splits += 1,
+                _ => {}
+            },
+            Event::Meter {
+                change,
+                why: MeterWhy::Award,
+            } => self.award(&change.id, change.before.0 - change.after.0),
+            Event::Voided => self.voided += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Plays `n` rounds from a fresh shoe, tallying them.
+fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimError> {
+    let start = Instant::now();
+    let table = &plan.table;
+    // Half the largest balance: a chunk never comes near zero or the top.
+    let balances = vec![Money(MAX_BALANCE.0 / 2); usize::from(plan.seats)];
+    let mut round = table.round(table.new_shoe(), rng.clone(), &balances)?;
+    let mut meters = MemoryMeters::for_table(table);
+    let mut tally = Tally::new(&plan.sides);
+    let with_sides = !plan.sides.is_empty();
+    let strategy = &plan.strategy;
+    let mut decide = |c: &felt_core::DecisionContext<'_>| strategy.decide(c);
+    for _ in 0..n {
+        if with_sides {
+            for (b, s) in plan.sides.iter().enumerate() {
+                if let Some(id) = &s.meter {
+                    let v = meters.value(id).unwrap_or(Money::ZERO);
+                    tally.meters[b].value_sum += i128::from(v.0) * i128::from(plan.nspots as i64);
+                    tally.meters[b].samples += plan.nspots;
+                }
+            }
+        }
+        round.begin(&mut tally)?;
+        for &a in &plan.bets {
+            round.apply(a, &mut meters, &mut tally)?;
+        }
+        round.play_auto(&mut decide, &mut meters, &mut tally)?;
+        tally.end_round(plan, with_sides);
+    }
+    tally.busy = start.elapsed();
+    Ok(tally)
+}
+
+fn draw_seed() -> u64 {
+    rand::rngs::OsRng.next_u64()
+}
+
+/// The rules after the simulation's overrides.
+fn apply_overrides(rules: &Rules, opts: &SimOptions) -> Result<Rules, SimError> {
+    let mut r = rules.clone();
+    if let Some(d) = opts.decks {
+        r = r.with_decks(d)?;
+    }
+    if opts.penetration.is_some() || opts.csm {
+        let (p, csm) = (opts.penetration, opts.csm);
+        r = r.modified(|f| {
+            if let Some(p) = p {
+                f.shoe.penetration = p;
+            }
+            if csm {
+                f.shoe.csm = true;
+            }
+        })?;
+    }
+    Ok(r)
+}
+
+/// Simulates `opts.rounds` rounds of the game `rules` on the engine; see the module docs.
+pub fn simulate(rules: &Rules, opts: &SimOptions) -> Result<SimReport, SimError> {
+    Simulator::new(rules, opts)?.run()
+}
+
+/// A prepared simulation: the rules with their overrides, the table, the strategy and
+/// the exact figures, ready to [`run`](Simulator::run) (as often as wanted: each run
+/// plays the same rounds from the same seed).
+pub struct Simulator {
+    opts: SimOptions,
+    rules: Rules,
+    plan: Plan,
+    seed: u64,
+    threads: usize,
+    exact_main: f64,
+    exact_sides: Vec<felt_math::sidebet::SideBetAnalysis>,
+    notes: Vec<String>,
+    setup_seconds: f64,
+}
+
+impl Simulator {
+    /// Checks the options, applies the overrides, analyses the game and compiles the
+    /// strategy (the composition strategy takes a few seconds).
+    pub fn new(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
+        prepare(rules, opts)
+    }
+
+    /// The seed the run uses (drawn from the OS if the options gave none).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Plays the rounds and makes the report.
+    pub fn run(&self) -> Result<SimReport, SimError> {
+        run(self)
+    }
+}
+
+fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
+    let setup = Instant::now();
+    if opts.rounds == 0 {
+        return Err(SimError::Options("at least one round is needed".into()));
+    }
+    let rules = apply_overrides(rules, opts)?;
+    let table = Table::new(&rules)?;
+    if opts.seats == 0 || opts.seats > table.seats() {
+        return Err(SimError::Options(format!(
+            "seats must be 1 to {} at this table, not {}",
+            table.seats(),
+            opts.seats
+        )));
+    }
+    if opts.spots == 0 || opts.spots > table.spots_per_seat() {
+        return Err(SimError::Options(format!(
+            "spots per seat must be 1 to {} at this table, not {}",
+            table.spots_per_seat(),
+            opts.spots
+        )));
+    }
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    };
+    let seed = opts.seed.unwrap_or_else(draw_seed);
+    let decks = rules.shoe().decks;
+    let mut notes = Vec::new();
+
+    // The strategy, from the exact analysis of this game.
+    let mapped = felt_math::mapping::main_game_rules(&rules, decks);
+    let analysis = analyse(&mapped.main)?;
+    let strategy = match opts.strategy {
+        StrategyKind::Basic => StrategyTable::basic(&analysis.basic_strategy, &mapped.main),
+        StrategyKind::Composition => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.max(1))
+                .build()
+                .map_err(|source| RunError::ThreadPool { threads, source })?;
+            pool.install(|| StrategyTable::composition(&analysis.basic_strategy, &mapped.main))?
+        }
+    };
+    let exact_main = match opts.strategy {
+        StrategyKind::Basic => -analysis.ev_basic,
+        StrategyKind::Composition => {
+            notes.push(
+                "composition strategy: exact composition-dependent decisions for every two-card \
+                 hand (first two cards and split hands) from the full shoe; hands of three or \
+                 more cards play the basic strategy. Its exact figure is between the basic and \
+                 the CD figures; the exact column shows the optimal CD figure (ev_cd)."
+                    .to_string(),
+            );
+            -analysis.ev_cd
+        }
+    };
+    notes.push(
+        "the exact figures are off the top of a full shoe; with a cut card the simulated edge \
+         also includes the cut-card effect (use a CSM to compare off the top)"
+            .to_string(),
+    );
+    for n in &mapped.not_analysed {
+        if !n.contains("felt sim") && !n.contains("CSM returns") {
+            notes.push(format!("exact main figure: {n}"));
+        }
+    }
+
+    // Side bets: ids, lines as the table pays them, meters, exact figures.
+    let sb = table.side_bets();
+    let sides: Vec<SideInfo> = if opts.main_only {
+        Vec::new()
+    } else {
+        sb.iter()
+            .map(|b| SideInfo {
+                id: b.id,
+                lines: b.lines.iter().map(|l| l.hand).collect(),
+                meter: b.progressive.map(|p| p.meter),
+            })
+            .collect()
+    };
+    let exact_sides = if opts.main_only || sb.is_empty() {
+        Vec::new()
+    } else {
+        analyse_all(&rules, decks, None)?
+    };
+    if sides.iter().any(|s| s.meter.is_some()) {
+        notes.push(
+            "progressive meters start at their reset value in every chunk of 65,536 rounds \
+             (so results do not depend on the thread count); the exact edge at the simulated \
+             average meter is the figure to compare"
+                .to_string(),
+        );
+    }
+    if !opts.main_only
+        && sb.iter().any(|b| {
+            b.kind == felt_core::sidebet::SideBetKind::Sevens
+                && b.third_card == felt_core::rules::ThirdCard::NextCard
+        })
+    {
+        notes.push(
+            "7s bets: the engine deals the third card only when the hand takes one (a hit, a \
+             double, the first split hand's card); the exact analysis assumes a hand on two 7s \
+             always takes one. They agree whenever the strategy never stands on 7-7 (basic \
+             strategy splits or hits it at every preset)"
+                .to_string(),
+        );
+    }
+
+    let main_min = rules.main_bet().min;
+    let mut bets = Vec::new();
+    for seat in 0..opts.seats {
+        for spot in 0..opts.spots {
+            bets.push(Action::Bet {
+                seat,
+                spot,
+                amount: main_min,
+            });
+            if !opts.main_only {
+                for (k, b) in sb.iter().enumerate() {
+                    bets.push(Action::SideBet {
+                        seat,
+                        spot,
+                        bet: k as u8,
+                        amount: b.limits.min,
+                    });
+                }
+            }
+        }
+    }
+    let nspots = u64::from(opts.seats) * u64::from(opts.spots);
+    let plan = Plan {
+        table: table.clone(),
+        strategy,
+        side_min: sb.iter().map(|b| b.limits.min.0).collect(),
+        sides,
+        bets,
+        seats: opts.seats,
+        nspots,
+        main_min: main_min.0,
+    };
+    Ok(Simulator {
+        opts: opts.clone(),
+        rules,
+        plan,
+        seed,
+        threads,
+        exact_main,
+        exact_sides,
+        notes,
+        setup_seconds: setup.elapsed().as_secs_f64(),
+    })
+}
+
+fn run(sim: &Simulator) -> Result<SimReport, SimError> {
+    let Simulator {
+        opts,
+        rules,
+        plan,
+        seed,
+        threads,
+        exact_main,
+        exact_sides,
+        notes,
+        setup_seconds,
+    } = sim;
+    let (seed, threads, exact_main, setup_seconds) = (*seed, *threads, *exact_main, *setup_seconds);
+    let sb = plan.table.side_bets();
+    let nspots = plan.nspots;
+    let play = Instant::now();
+    let progress = |n: u64| {
+        if let Some(p) = &opts.progress {
+            p(n)
+        }
+    };
+    let merged = run_chunks(
+        opts.rounds,
+        seed,
+        threads,
+        |_, n, rng| run_chunk(plan, n, rng),
+        |acc: &mut Result<Tally, SimError>, next| match (acc.as_mut(), next) {
+            (Ok(a), Ok(b)) => a.merge(b),
+            (Ok(_), Err(e)) => *acc = Err(e),
+            (Err(_), _) => {}
+        },
+        progress,
+    )?;
+    let elapsed = play.elapsed().as_secs_f64();
+    let t = match merged {
+        Some(r) => r?,
+        None => return Err(SimError::Options("at least one round is needed".into())),
+    };
+
+    // The report.
+    let hands: u64 = t.outcomes.iter().sum();
+    let o = |k: usize| freq(t.outcomes[k], hands);
+    let main = MainReport {
+        summary: t.main.summary(),
+        exact_house_edge: Some(exact_main),
+        hands,
+        outcomes: MainOutcomes {
+            win: o(0),
+            blackjack: o(1),
+            push: o(2),
+            lose: o(3),
+            bust: o(4),
+            surrender: o(5),
+            even_money: o(6),
+            returned: o(7),
+        },
+        doubles: freq(t.doubles, hands),
+        splits: freq(t.splits, hands),
+    };
+    let wagers = opts.rounds * nspots;
+    let mut side_bets = Vec::new();
+    for (b, acc) in t.sides.iter().enumerate() {
+        let bet = &sb[b];
+        let ex = exact_sides.get(b);
+        let exact_p = |h: HandName| {
+            ex.and_then(|a| a.outcomes.iter().find(|o| o.hand == Some(h)))
+                .map(|o| o.probability)
+        };
+        let lines: Vec<LineReport> = bet
+            .lines
+            .iter()
+            .zip(&acc.line_hits)
+            .map(|(l, &c)| LineReport {
+                hand: l.hand,
+                name: l.hand.describe().to_string(),
+                hits: freq(c, wagers),
+                exact_probability: exact_p(l.hand),
+            })
+            .collect();
+        let hits: u64 = acc.line_hits.iter().sum();
+        let progressive = bet.progressive.map(|p| {
+            let m = &t.meters[b];
+            let average = if m.samples == 0 {
+                0.0
+            } else {
+                m.value_sum as f64 / m.samples as f64
+            };
+            let unit = bet.limits.min.0 as f64;
+            let at_average = ex
+                .and_then(|a| a.meter.as_ref())
+                .map(|ma| ma.edge_at_zero_meter - ma.edge_per_meter_unit * average / unit);
+            let staked = acc.staked as f64;
+            ProgressiveReport {
+                meter: p.meter.to_string(),
+                reset: p.reset.0,
+                average_meter: average,
+                awards: m.awards,
+                award_amount: m.award_amount,
+                meter_return: if staked > 0.0 {
+                    m.award_amount as f64 / staked
+                } else {
+                    0.0
+                },
+                exact_house_edge_at_reset: ex.map(|a| a.house_edge),
+                exact_house_edge_at_average: at_average,
+            }
+        });
+        side_bets.push(SideBetReport {
+            id: bet.id.to_string(),
+            name: rules.side_bets()[b].name.clone(),
+            summary: acc.summary(),
+            wagers,
+            hit_frequency: if wagers == 0 {
+                0.0
+            } else {
+                hits as f64 / wagers as f64
+            },
+            exact_house_edge: ex.map(|a| a.house_edge),
+            lines,
+            loses: freq(t.side_loses[b], wagers),
+            progressive,
+        });
+    }
+    let busy = t.busy.as_secs_f64();
+    Ok(SimReport {
+        game: rules.game().id.clone(),
+        rounds: opts.rounds,
+        seed,
+        threads,
+        seats: opts.seats,
+        spots: opts.spots,
+        decks: rules.shoe().decks,
+        csm: rules.shoe().csm,
+        penetration: rules.shoe().penetration,
+        strategy: opts.strategy,
+        main_only: opts.main_only,
+        setup_seconds,
+        elapsed_seconds: elapsed,
+        rounds_per_second: opts.rounds as f64 / elapsed.max(1e-9),
+        rounds_per_second_per_thread: opts.rounds as f64 / busy.max(1e-9),
+        voided_rounds: t.voided,
+        main,
+        side_bets,
+        notes: notes.clone(),
+    })
+}

@@ -1,0 +1,380 @@
+//! The player's strategy as a flat lookup table, compiled once from the exact analysis.
+//!
+//! Every decision of the automated path is one table read: the row is the hand (hard
+//! total, soft total, or pair), the column the dealer's up card, and the last index the
+//! set of decisions the engine offers right now ([`DecisionContext::legal`], five bits:
+//! hit, stand, double, split, surrender). Each entry is the first action of the cell's
+//! ranking (best expected value first) that is legal, so "double, else hit",
+//! "surrender, else stand" and "split, else ..." come out of the same table, and a
+//! split hand that may not double (no DAS) or split again falls back to the next best
+//! legal action. Nothing allocates per decision.
+//!
+//! Two strategies:
+//!
+//! - **basic**: felt-math's total-dependent [`BasicStrategy`], computed from the rules
+//!   and the full shoe. The table reproduces exactly the play the analysis evaluates
+//!   for `ev_basic`: two-card hands by their pair / hard / soft cell with the options
+//!   of the situation; hands of three or more cards the better of stand and hit in
+//!   their cell; split hands by the same cells with the after-split permissions;
+//!   pairs resplit whenever allowed (their cell says split); insurance and even money
+//!   never taken.
+//! - **composition**: the exact composition-dependent decision for every two-card hand
+//!   (by the two cards' values) against every up card, from felt-math's
+//!   [`hand_evs`] on the full shoe (the ranking of stand, hit, double, split and
+//!   surrender by exact expected value, card removal of the two cards and the up card
+//!   included). It is used for the first two cards of a spot and for the two-card
+//!   hands after a split (the CDZ- rule: a split hand plays as the same two cards
+//!   unsplit, among the options allowed after a split). Hands of three or more cards
+//!   still play the basic strategy's total-dependent stand/hit, and the composition is
+//!   always the full shoe's (the cards already dealt from the shoe are not counted):
+//!   what remains of a full CD strategy is the three-plus-card decisions.
+
+use felt_core::card::Card;
+use felt_core::round::Decisions;
+use felt_core::{Decision, DecisionContext, Phase};
+use felt_math::main_game::{
+    hand_evs, Action, BasicStrategy, DoubleOn, HandKind, MainGameError, MainGameRules, Shoe,
+    Surrender,
+};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// Which strategy the simulated players follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StrategyKind {
+    /// The computed total-dependent basic strategy.
+    #[default]
+    Basic,
+    /// Composition-dependent two-card decisions (see the module docs).
+    Composition,
+}
+
+impl std::str::FromStr for StrategyKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "basic" => Ok(StrategyKind::Basic),
+            "composition" | "cd" => Ok(StrategyKind::Composition),
+            _ => Err(format!("unknown strategy `{s}`: basic or composition")),
+        }
+    }
+}
+
+impl std::fmt::Display for StrategyKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StrategyKind::Basic => "basic",
+            StrategyKind::Composition => "composition",
+        })
+    }
+}
+
+const STAND: u8 = 0;
+const HIT: u8 = 1;
+const DOUBLE: u8 = 2;
+const SPLIT: u8 = 3;
+const SURRENDER: u8 = 4;
+
+/// Masks: the low five bits of [`Decisions`].
+const MASKS: usize = 32;
+const UPS: usize = 10;
+/// Rows: hard 0..=21, soft 12..=21 (22..=31), pairs A..=T (32..=41).
+const ROWS: usize = 42;
+const SOFT_ROW: usize = 22;
+const PAIR_ROW: usize = 32;
+
+#[inline]
+fn bit(a: Action) -> u8 {
+    match a {
+        Action::Hit => Decisions::HIT.0,
+        Action::Stand => Decisions::STAND.0,
+        Action::Double => Decisions::DOUBLE.0,
+        Action::Split => Decisions::SPLIT.0,
+        Action::Surrender => Decisions::SURRENDER.0,
+    }
+}
+
+#[inline]
+fn code(a: Action) -> u8 {
+    match a {
+        Action::Stand => STAND,
+        Action::Hit => HIT,
+        Action::Double => DOUBLE,
+        Action::Split => SPLIT,
+        Action::Surrender => SURRENDER,
+    }
+}
+
+/// For every set of legal decisions, the first legal action of `ranking`; failing
+/// that, the first legal of stand, hit, double, split, surrender; failing that, stand.
+fn compile(ranking: &[Action]) -> [u8; MASKS] {
+    const FALLBACK: [Action; 5] = [
+        Action::Stand,
+        Action::Hit,
+        Action::Double,
+        Action::Split,
+        Action::Surrender,
+    ];
+    std::array::from_fn(|mask| {
+        let mask = mask as u8;
+        ranking
+            .iter()
+            .chain(FALLBACK.iter())
+            .find(|&&a| bit(a) & mask != 0)
+            .map_or(STAND, |&a| code(a))
+    })
+}
+
+/// A (first card, second card, up card) index triple.
+type Cell3 = (usize, usize, usize);
+
+/// A compiled strategy: one byte per (hand, up card, legal decisions).
+#[derive(Debug, Clone)]
+pub struct StrategyTable {
+    kind: StrategyKind,
+    /// `[row][up][mask]`, flat.
+    table: Box<[u8]>,
+    /// Composition: `[first value][second value][up][mask]`, flat (values 0 = ace).
+    two_card: Option<Box<[u8]>>,
+    double_on: DoubleOn,
+    can_split: bool,
+}
+
+fn ranking_of(s: &BasicStrategy, kind: HandKind, t: u8, up: u8) -> Vec<Action> {
+    s.cell(kind, t, up)
+        .map(|c| c.ranking().to_vec())
+        .unwrap_or_else(|_| {
+            if t >= 17 {
+                vec![Action::Stand, Action::Hit]
+            } else {
+                vec![Action::Hit, Action::Stand]
+            }
+        })
+}
+
+impl StrategyTable {
+    /// The basic-strategy table of `bs` for the rules `rules`.
+    pub fn basic(bs: &BasicStrategy, rules: &MainGameRules) -> StrategyTable {
+        let mut table = vec![STAND; ROWS * UPS * MASKS].into_boxed_slice();
+        for row in 0..ROWS {
+            let (kind, t) = if row < SOFT_ROW {
+                (HandKind::Hard, (row as u8).max(4))
+            } else if row < PAIR_ROW {
+                (HandKind::Soft, (row - SOFT_ROW) as u8 + 12)
+            } else {
+                (HandKind::Pair, (row - PAIR_ROW) as u8 + 1)
+            };
+            for u in 0..UPS {
+                let r = ranking_of(bs, kind, t, u as u8 + 1);
+                let at = (row * UPS + u) * MASKS;
+                table[at..at + MASKS].copy_from_slice(&compile(&r));
+            }
+        }
+        StrategyTable {
+            kind: StrategyKind::Basic,
+            table,
+            two_card: None,
+            double_on: rules.double,
+            can_split: rules.max_split_hands >= 2,
+        }
+    }
+
+    /// The composition table: basic strategy `bs` for hands of three or more cards,
+    /// the exact composition-dependent ranking of every two-card hand against every up
+    /// card from a full shoe of `rules.decks` decks. Runs `hand_evs` 550 times, in
+    /// parallel on the current rayon pool.
+    pub fn composition(
+        bs: &BasicStrategy,
+        rules: &MainGameRules,
+    ) -> Result<StrategyTable, MainGameError> {
+        let mut t = StrategyTable::basic(bs, rules);
+        t.kind = StrategyKind::Composition;
+        let shoe = Shoe::decks(rules.decks)?;
+        let pairs: Vec<(usize, usize, usize)> = (0..10)
+            .flat_map(|a| (a..10).flat_map(move |b| (0..UPS).map(move |u| (a, b, u))))
+            .collect();
+        let cells: Vec<(Cell3, Option<[u8; MASKS]>)> = pairs
+            .par_iter()
+            .map(|&(a, b, u)| {
+                let natural = a == 0 && b == 9;
+                let r = if natural {
+                    None
+                } else {
+                    cd_ranking(rules, &shoe, a as u8 + 1, b as u8 + 1, u as u8 + 1)
+                        .map(|r| compile(&r))
+                };
+                ((a, b, u), r)
+            })
+            .collect();
+        let mut two = vec![STAND; UPS * UPS * UPS * MASKS].into_boxed_slice();
+        for ((a, b, u), cell) in cells {
+            let entry = match cell {
+                Some(e) => e,
+                None => {
+                    // A natural after a split, or a shoe too small for hand_evs: basic.
+                    let row = t.row_of_two(a, b);
+                    let at = (row * UPS + u) * MASKS;
+                    let mut e = [STAND; MASKS];
+                    e.copy_from_slice(&t.table[at..at + MASKS]);
+                    e
+                }
+            };
+            for (x, y) in [(a, b), (b, a)] {
+                let at = ((x * UPS + y) * UPS + u) * MASKS;
+                two[at..at + MASKS].copy_from_slice(&entry);
+            }
+        }
+        t.two_card = Some(two);
+        Ok(t)
+    }
+
+    /// Which strategy this is.
+    pub fn kind(&self) -> StrategyKind {
+        self.kind
+    }
+
+    fn row_of_two(&self, a: usize, b: usize) -> usize {
+        if a == b {
+            return PAIR_ROW + a;
+        }
+        let hard = a + b + 2;
+        if (a == 0 || b == 0) && hard <= 11 {
+            SOFT_ROW + hard + 10 - 12
+        } else {
+            hard
+        }
+    }
+
+    /// The action code for a hand of these cards, this total, against `up`, under `mask`.
+    #[inline]
+    fn code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
+        if let [c1, c2] = cards {
+            let a = usize::from(c1.value() - 1);
+            let b = usize::from(c2.value() - 1);
+            if let Some(two) = &self.two_card {
+                return two[((a * UPS + b) * UPS + up) * MASKS + mask];
+            }
+            if a == b {
+                return self.table[((PAIR_ROW + a) * UPS + up) * MASKS + mask];
+            }
+        }
+        let row = if soft {
+            SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
+        } else {
+            usize::from(total.min(21))
+        };
+        self.table[(row * UPS + up) * MASKS + mask]
+    }
+
+    /// The action taken on a hand of `cards` against `up` when the engine offers
+    /// `legal` (for tests and tools; the simulator calls [`StrategyTable::decide`]).
+    pub fn action(&self, cards: &[Card], up: Card, legal: Decisions) -> Action {
+        let h = felt_core::Hand::from_cards(cards);
+        let mask = usize::from(legal.0) & (MASKS - 1);
+        let up = usize::from(up.value() - 1);
+        match self.code(cards, h.total(), h.is_soft(), up, mask) {
+            HIT => Action::Hit,
+            DOUBLE => Action::Double,
+            SPLIT => Action::Split,
+            SURRENDER => Action::Surrender,
+            _ => Action::Stand,
+        }
+    }
+
+    /// The decision for the situation the engine presents.
+    #[inline]
+    pub fn decide(&self, c: &DecisionContext<'_>) -> Decision {
+        if c.phase != Phase::PlayerTurns {
+            return self.offer(c);
+        }
+        let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
+        let up = usize::from(c.up.value() - 1);
+        match self.code(c.cards, c.total, c.soft, up, mask) {
+            HIT => Decision::Hit,
+            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
+            SPLIT => Decision::Split,
+            SURRENDER => Decision::Surrender,
+            _ => Decision::Stand,
+        }
+    }
+
+    /// Insurance and even money: never. Early surrender: when the hand's cell ranks
+    /// surrender above every option the hand has.
+    #[cold]
+    fn offer(&self, c: &DecisionContext<'_>) -> Decision {
+        if c.phase == Phase::EarlySurrender && c.legal.decisions.contains(Decisions::SURRENDER) {
+            let pair = matches!(c.cards, [a, b] if a.value() == b.value());
+            let can_double = match self.double_on {
+                DoubleOn::AnyTwo => true,
+                DoubleOn::NineToEleven => !c.soft && (9..=11).contains(&c.total),
+                DoubleOn::TenToEleven => !c.soft && (10..=11).contains(&c.total),
+                DoubleOn::None => false,
+            };
+            let mut mask = Decisions::HIT.0 | Decisions::STAND.0 | Decisions::SURRENDER.0;
+            if can_double {
+                mask |= Decisions::DOUBLE.0;
+            }
+            if pair && self.can_split {
+                mask |= Decisions::SPLIT.0;
+            }
+            let up = usize::from(c.up.value() - 1);
+            if self.code(c.cards, c.total, c.soft, up, usize::from(mask)) == SURRENDER {
+                return Decision::Surrender;
+            }
+        }
+        Decision::Decline
+    }
+}
+
+/// The exact ranking of the options of the two-card hand `a`, `b` against `up`; `None`
+/// if the analysis cannot value it.
+fn cd_ranking(rules: &MainGameRules, shoe: &Shoe, a: u8, b: u8, up: u8) -> Option<Vec<Action>> {
+    let e = hand_evs(rules, shoe, &[a, b], up).ok()?;
+    let p = e.dealer_natural;
+    // Back to the round's unconditioned values, on which the options are compared.
+    let unc = |v: f64| {
+        if e.conditioned {
+            v * (1.0 - p) - p
+        } else {
+            v
+        }
+    };
+    let mut opts = vec![(Action::Stand, unc(e.stand))];
+    if let Some(h) = e.hit {
+        opts.push((Action::Hit, unc(h)));
+    }
+    if let Some(d) = e.double {
+        opts.push((Action::Double, unc(d)));
+    }
+    if let Some(s) = e.split {
+        opts.push((Action::Split, unc(s)));
+    }
+    if let Some(s) = e.surrender {
+        let v = if rules.surrender == Surrender::Early {
+            s
+        } else {
+            unc(s)
+        };
+        opts.push((Action::Surrender, v));
+    }
+    opts.sort_by(|x, y| y.1.partial_cmp(&x.1).unwrap_or(std::cmp::Ordering::Equal));
+    Some(opts.into_iter().map(|(a, _)| a).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compile_takes_the_first_legal_action_of_the_ranking() {
+        let r = [Action::Double, Action::Hit, Action::Stand];
+        let t = compile(&r);
+        let all = usize::from(Decisions::HIT.0 | Decisions::STAND.0 | Decisions::DOUBLE.0);
+        assert_eq!(t[all], DOUBLE);
+        let no_double = usize::from(Decisions::HIT.0 | Decisions::STAND.0);
+        assert_eq!(t[no_double], HIT);
+        assert_eq!(t[usize::from(Decisions::STAND.0)], STAND);
+        assert_eq!(t[0], STAND);
+    }
+}
