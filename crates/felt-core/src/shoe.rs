@@ -22,7 +22,15 @@ pub enum ShoeError {
     /// A shoe holds 1 to 8 decks.
     #[error("a shoe holds 1 to 8 decks, not {0}")]
     Decks(u8),
+    /// Bytes given to [`Shoe::from_bytes`] are not a shoe [`Shoe::to_bytes`] wrote.
+    #[error("not a valid saved shoe: {0}")]
+    Corrupt(String),
 }
+
+/// The first byte of [`Shoe::to_bytes`]: the format's version.
+const SHOE_FORMAT: u8 = 1;
+/// Bytes before the cards in [`Shoe::to_bytes`].
+const SHOE_HEADER: usize = 12;
 
 /// A shoe of 1 to 8 decks with its position, cut card and discard rack.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,6 +262,86 @@ impl Shoe {
         &self.cards[self.next..]
     }
 
+    /// The shoe as bytes, to save between rounds and processes: a version byte, the
+    /// decks, the flags, the position, rack, cut card and length (little-endian `u16`s),
+    /// then one byte per card (its [`Card::index`]). [`Shoe::from_bytes`] reads it back.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(SHOE_HEADER + self.cards.len());
+        b.push(SHOE_FORMAT);
+        b.push(self.decks);
+        let flags = u8::from(self.cut_out)
+            | (u8::from(self.shuffled) << 1)
+            | (u8::from(self.burn_due) << 2)
+            | (u8::from(self.fresh) << 3);
+        b.push(flags);
+        b.push(0);
+        for n in [self.next, self.discards, self.cut, self.cards.len()] {
+            // At most 8 * 52 = 416 cards: always fits.
+            b.extend_from_slice(&(n as u16).to_le_bytes());
+        }
+        b.extend(self.cards.iter().map(|c| c.index() as u8));
+        b
+    }
+
+    /// Reads a shoe [`Shoe::to_bytes`] wrote. Everything is checked (the format, 1 to 8
+    /// decks, exactly `decks` copies of each card, positions inside the shoe): bytes that
+    /// are not a valid shoe are an error, never a panic.
+    pub fn from_bytes(b: &[u8]) -> Result<Shoe, ShoeError> {
+        let bad = |why: String| Err(ShoeError::Corrupt(why));
+        if b.len() < SHOE_HEADER {
+            return bad(format!(
+                "{} bytes, the header alone is {SHOE_HEADER}",
+                b.len()
+            ));
+        }
+        if b[0] != SHOE_FORMAT {
+            return bad(format!("format {}, this felt reads {SHOE_FORMAT}", b[0]));
+        }
+        let decks = b[1];
+        if !(1..=8).contains(&decks) {
+            return bad(format!("{decks} decks"));
+        }
+        let flags = b[2];
+        if flags & !0x0f != 0 || b[3] != 0 {
+            return bad(format!("unknown flags {flags:#04x}"));
+        }
+        let word = |i: usize| usize::from(u16::from_le_bytes([b[4 + 2 * i], b[5 + 2 * i]]));
+        let (next, discards, cut, len) = (word(0), word(1), word(2), word(3));
+        if len != usize::from(decks) * 52 || b.len() != SHOE_HEADER + len {
+            return bad(format!(
+                "{len} cards in {} bytes for {decks} deck(s)",
+                b.len()
+            ));
+        }
+        if discards > next || next > len || cut == 0 || cut > len {
+            return bad(format!(
+                "position {next}, rack {discards}, cut card {cut} in {len} cards"
+            ));
+        }
+        let mut cards = Vec::with_capacity(len);
+        for &i in &b[SHOE_HEADER..] {
+            match Card::from_index(usize::from(i)) {
+                Some(c) if usize::from(i) < 52 => cards.push(c),
+                _ => return bad(format!("card index {i}")),
+            }
+        }
+        let s = Shoe {
+            cards,
+            next,
+            discards,
+            cut,
+            cut_out: flags & 1 != 0,
+            decks,
+            shuffled: flags & 2 != 0,
+            burn_due: flags & 4 != 0,
+            fresh: flags & 8 != 0,
+        };
+        if !s.is_complete() {
+            return bad(format!("not {decks} copies of every card"));
+        }
+        Ok(s)
+    }
+
     /// Whether the shoe holds exactly `decks` copies of each of the 52 cards.
     pub fn is_complete(&self) -> bool {
         let mut count = [0u8; 52];
@@ -330,6 +418,41 @@ mod tests {
         assert_eq!(s.draw().unwrap(), first[2]);
         let e = Shoe::stacked(1, &parse_cards("7h 7h").unwrap(), &mut rng).unwrap_err();
         assert!(matches!(e, ShoeError::NotInShoe { .. }));
+    }
+
+    #[test]
+    fn a_shoe_round_trips_through_bytes_and_bad_bytes_are_an_error() {
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let mut s = Shoe::new(6);
+        s.set_penetration(0.8);
+        assert_eq!(Shoe::from_bytes(&s.to_bytes()).unwrap(), s);
+        s.shuffle(&mut rng);
+        for _ in 0..30 {
+            s.draw();
+        }
+        s.burn();
+        s.end_round();
+        s.draw();
+        let b = s.to_bytes();
+        assert_eq!(Shoe::from_bytes(&b).unwrap(), s);
+        // Every truncation, and every single-byte change, is an error or a valid shoe:
+        // never a panic.
+        for n in 0..b.len() {
+            assert!(Shoe::from_bytes(&b[..n]).is_err());
+        }
+        for i in 0..b.len() {
+            for v in [0u8, 1, 7, 52, 0xff] {
+                let mut c = b.clone();
+                c[i] = v;
+                if let Ok(t) = Shoe::from_bytes(&c) {
+                    assert!(t.is_complete());
+                }
+            }
+        }
+        let mut c = b.clone();
+        c[SHOE_HEADER] = 99;
+        assert!(matches!(Shoe::from_bytes(&c), Err(ShoeError::Corrupt(_))));
+        assert!(Shoe::from_bytes(b"garbage").is_err());
     }
 
     #[test]

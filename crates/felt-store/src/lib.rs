@@ -49,6 +49,11 @@
 //! # }
 //! ```
 //!
+//! A step whose engine reads a shared progressive meter (an award is a share of the
+//! meter as it stands) is written with [`Store::record_step_with`]: the meters are read
+//! and the step computed and written inside one write transaction, so tables in other
+//! processes that share the meter wait, and every award is exact.
+//!
 //! After a crash, [`Store::unfinished_rounds`] lists the rounds begun and not ended,
 //! with their seed, shoe, actions, events and money: replay the actions on the engine
 //! and go on, or [`Store::void_round`] with [`RoundRecord::reversal`] as the refunds.
@@ -64,8 +69,8 @@ pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use model::{
     seed_hash, Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind,
-    MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord, MAX_NAME_LEN,
-    RECENT_AWARDS,
+    MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord, StepWrite,
+    MAX_NAME_LEN, RECENT_AWARDS,
 };
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
@@ -117,6 +122,21 @@ pub trait Store {
     /// Writes one step of an open round (its action, events and money) atomically;
     /// returns the step's number (1, 2, ...).
     fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32>;
+
+    /// Computes and writes one step of an open round while holding the books' write
+    /// lock: `compute` receives the current amounts of `meters` (read inside the
+    /// transaction, so no other table can change them until the step is written) and
+    /// says what to write. This is how a round whose progressive pays a share of the
+    /// meter stays exact when several tables (processes) share the meter: the engine
+    /// reads the meter, moves it and the books record that, as one transaction.
+    /// Returns the step's number, or `None` when `compute` asked for nothing.
+    /// `compute` runs at most once (not at all if the lock cannot be had).
+    fn record_step_with(
+        &mut self,
+        round: RoundId,
+        meters: &[&str],
+        compute: &mut dyn FnMut(&[Money]) -> StepWrite,
+    ) -> Result<Option<u32>>;
 
     /// Ends a round: writes its last step (skipped if empty), its result (JSON), and
     /// the shoe it leaves (which becomes the table's shoe), all in one transaction.

@@ -331,6 +331,26 @@ pub(crate) fn validate_json(what: &str, text: &str) -> Result<()> {
         })
 }
 
+/// What the computation given to
+/// [`Store::record_step_with`](crate::Store::record_step_with) asks the books to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepWrite {
+    /// Nothing: the transaction is rolled back (e.g. the engine refused the action).
+    Nothing,
+    /// One more step of the open round.
+    Step(Step),
+    /// The round's last step, its result (JSON) and the shoe it leaves, as
+    /// [`Store::finish_round`](crate::Store::finish_round) writes them.
+    Finish {
+        /// The last step (skipped if empty).
+        last: Step,
+        /// The result summary, JSON.
+        result_json: String,
+        /// The shoe the round leaves, if any.
+        shoe_after: Option<Vec<u8>>,
+    },
+}
+
 /// What a new round starts from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewRound {

@@ -31,6 +31,12 @@ enum Command {
     Strategy(cmd::strategy::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
     Sim(cmd::sim::Args),
+    /// Show the books: balances, progressive meters and their last awards, and the audit.
+    Books(cmd::books::Args),
+    /// List past rounds with their cards, actions, wagers and results.
+    History(cmd::history::Args),
+    /// Replay a stored round through the engine and prove it identical to its log.
+    Replay(cmd::replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +48,9 @@ fn main() -> ExitCode {
         Command::Edge(a) => cmd::edge::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
+        Command::Books(a) => cmd::books::run(&a),
+        Command::History(a) => cmd::history::run(&a),
+        Command::Replay(a) => cmd::replay::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

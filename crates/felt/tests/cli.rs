@@ -5,8 +5,17 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn felt(args: &[&str], stdin: &str) -> Output {
+    // Every run gets fresh books in a temporary directory: tests never touch the
+    // user's data directory.
+    let books = tempfile::tempdir().expect("temp dir");
+    let db = books.path().join("felt.db");
+    let mut args: Vec<&str> = args.to_vec();
+    if args.first() == Some(&"play") {
+        args.extend(["--db", db.to_str().expect("utf-8 temp path")]);
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(args)
+        .args(&args)
+        .env("FELT_DB", books.path().join("unused.db"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -3,10 +3,10 @@
 use super::Phase;
 use crate::meter::MeterId;
 use crate::money::{Money, Ratio};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A player's decision on the hand (or spot) whose turn it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Decision {
     /// Take a card.
@@ -43,8 +43,9 @@ impl Decision {
     }
 }
 
-/// An action on the round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// An action on the round. Serializes to JSON and back (`{"bet":{"seat":0,...}}`,
+/// `"deal"`, `{"play":{"seat":0,"decision":"hit"}}`), so a stored round can be replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Action {
     /// A main bet on a seat's spot (betting phase).

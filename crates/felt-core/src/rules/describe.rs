@@ -1,8 +1,8 @@
 //! The plain-language rules card: every rule and every pay table of a game.
 
 use super::{
-    DoubleOn, InsuranceOffer, LateNatural, LinePay, Peek, Rounding, Rules, SideBetRules, Soft17,
-    SplitPairs, Surrender, ThirdCard,
+    DoubleOn, InsuranceOffer, LateNatural, LinePay, OnCrash, Peek, Rounding, Rules, SideBetRules,
+    Soft17, SplitPairs, Surrender, ThirdCard,
 };
 use crate::money::Basis;
 use crate::sidebet::SideBetKind;
@@ -191,6 +191,17 @@ pub fn rules_card(r: &Rules) -> String {
         match t.rounding {
             Rounding::Exact => "Bets that would pay a fraction of a cent are refused.",
             Rounding::Down => "A payout of a fraction of a cent is rounded down (and logged).",
+        }
+    );
+    let _ = writeln!(
+        o,
+        "  {}",
+        match t.on_crash {
+            OnCrash::Resume =>
+                "A round interrupted by a crash is resumed where it stopped, from its stored \
+                 cards and decisions.",
+            OnCrash::Void =>
+                "A round interrupted by a crash is void: every stake and payout of it is returned.",
         }
     );
     for b in r.side_bets() {

@@ -355,6 +355,22 @@ pub struct TableRules {
     /// Fractional payouts (C-2).
     #[serde(default = "default_rounding")]
     pub rounding: Rounding,
+    /// What `felt play` does with a round a crash left unfinished: `resume` it where it
+    /// stopped (replayed from its stored seed and actions), or `void` it and return the
+    /// stakes. Either way the books record it.
+    #[serde(default)]
+    pub on_crash: OnCrash,
+}
+
+/// What happens to a round a crash (or a player who left mid-round) left unfinished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnCrash {
+    /// The round is replayed from its stored state and the player finishes it.
+    #[default]
+    Resume,
+    /// The round is voided and every movement of its money reversed.
+    Void,
 }
 
 fn default_seats() -> u8 {
@@ -374,6 +390,7 @@ impl Default for TableRules {
             max_spots_per_player: default_spots(),
             naturals_paid_in_turn: false,
             rounding: default_rounding(),
+            on_crash: OnCrash::default(),
         }
     }
 }

@@ -20,7 +20,7 @@ use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::model::{
     seed_hash, validate_json, validate_name, Account, Balance, MeterInfo, Movement, MovementKind,
-    NewRound, RoundId, RoundRecord, RoundStatus, Step,
+    NewRound, RoundId, RoundRecord, RoundStatus, Step, StepWrite,
 };
 use crate::Store;
 use felt_core::money::Money;
@@ -581,6 +581,45 @@ fn close_round(
     Ok(())
 }
 
+/// Writes a round's last step (if any), closes it as finished and keeps the shoe it
+/// leaves; returns the number of its last step.
+fn finish_in(
+    tx: &Connection,
+    round: RoundId,
+    last: &Step,
+    result_json: &str,
+    shoe_after: Option<&[u8]>,
+) -> R<u32> {
+    let seq = if last.is_empty() {
+        let n: i64 = tx.query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = ?1",
+            [round.0],
+            |r| r.get(0),
+        )?;
+        u32::try_from(n).map_err(|_| damaged(format!("round {round} has step {n}")))?
+    } else {
+        insert_step(tx, round, last)?
+    };
+    close_round(
+        tx,
+        round,
+        RoundStatus::Finished,
+        Some(result_json),
+        None,
+        shoe_after,
+    )?;
+    if let Some(shoe) = shoe_after {
+        tx.execute(
+            "INSERT INTO shoes (table_id, state, round_id) \
+             SELECT table_id, ?2, id FROM rounds WHERE id = ?1 \
+             ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
+             round_id = excluded.round_id, updated_at = excluded.updated_at",
+            params![round.0, shoe],
+        )?;
+    }
+    Ok(seq)
+}
+
 fn validate_movements(movements: &[Movement]) -> Result<()> {
     movements.iter().try_for_each(Movement::validate)
 }
@@ -667,6 +706,46 @@ impl Store for SqliteStore {
         })
     }
 
+    fn record_step_with(
+        &mut self,
+        round: RoundId,
+        meters: &[&str],
+        compute: &mut dyn FnMut(&[Money]) -> StepWrite,
+    ) -> Result<Option<u32>> {
+        self.write(|tx| {
+            require_open(tx, round)?;
+            let mut values = Vec::with_capacity(meters.len());
+            for m in meters {
+                let v: Option<i64> = tx
+                    .prepare_cached(
+                        "SELECT balance_cents FROM accounts WHERE kind = 'meter' AND name = ?1",
+                    )?
+                    .query_row([m], |r| r.get(0))
+                    .optional()?;
+                let v = v.ok_or_else(|| StoreError::UnknownMeter {
+                    meter: (*m).to_string(),
+                })?;
+                values.push(Money::cents(v));
+            }
+            match compute(&values) {
+                StepWrite::Nothing => Ok(None),
+                StepWrite::Step(step) => {
+                    step.validate()?;
+                    insert_step(tx, round, &step).map(Some)
+                }
+                StepWrite::Finish {
+                    last,
+                    result_json,
+                    shoe_after,
+                } => {
+                    last.validate()?;
+                    validate_json("round result", &result_json)?;
+                    finish_in(tx, round, &last, &result_json, shoe_after.as_deref()).map(Some)
+                }
+            }
+        })
+    }
+
     fn finish_round(
         &mut self,
         round: RoundId,
@@ -678,27 +757,7 @@ impl Store for SqliteStore {
         validate_json("round result", result_json)?;
         self.write(|tx| {
             require_open(tx, round)?;
-            if !last.is_empty() {
-                insert_step(tx, round, last)?;
-            }
-            close_round(
-                tx,
-                round,
-                RoundStatus::Finished,
-                Some(result_json),
-                None,
-                shoe_after,
-            )?;
-            if let Some(shoe) = shoe_after {
-                tx.execute(
-                    "INSERT INTO shoes (table_id, state, round_id) \
-                     SELECT table_id, ?2, id FROM rounds WHERE id = ?1 \
-                     ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
-                     round_id = excluded.round_id, updated_at = excluded.updated_at",
-                    params![round.0, shoe],
-                )?;
-            }
-            Ok(())
+            finish_in(tx, round, last, result_json, shoe_after).map(|_| ())
         })
     }
 

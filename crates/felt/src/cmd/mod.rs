@@ -1,7 +1,10 @@
 //! One module per subcommand.
 
+pub mod books;
 pub mod edge;
 pub mod games;
+pub mod history;
+pub mod replay;
 pub mod rules;
 pub mod sim;
 pub mod strategy;

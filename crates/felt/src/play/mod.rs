@@ -1,15 +1,25 @@
 //! `felt play`: the terminal table. One person plays every seat in turn; the legal
 //! choices are shown at each step; bad answers are refused with the reason and asked
 //! again. Works from piped standard input, one answer a line.
+//!
+//! The table keeps its books in the store (`--db PATH`, else `FELT_DB`, else `felt.db`
+//! in the user's data directory): each player's wallet, the progressive meters, the
+//! table's shoe and every round, step by step. Each step is written before the table
+//! shows it; a round a crash (or a player who left mid-hand) interrupted is completed
+//! at the next `felt play` of the same table (see `journal`).
 
 mod input;
-mod render;
+pub mod journal;
+pub mod render;
 
 use anyhow::{Context, Result};
 use felt_core::round::{Action, Decision, Event, Turn};
-use felt_core::{card, MemoryMeters, Money, Rules, Shoe, Table};
+use felt_core::rules::OnCrash;
+use felt_core::{card, Money, Phase, Rules, Shoe};
+use felt_store::{Account, RoundRecord, SqliteStore, Store};
 use input::{Answer, Prompter};
-use rand::SeedableRng;
+use journal::{Ctx, Live, Stepped};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use render::Names;
 use std::io::{BufRead, IsTerminal, Write};
@@ -20,8 +30,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Seed of the shuffle (default: from the operating system); the same seed and
-    /// the same answers replay the same session.
+    /// Seed of the session (default: from the operating system): each round's 32-byte
+    /// shuffle seed is drawn from it, so the same seed, the same books and the same
+    /// answers replay the same session.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Seats you play (1 to the table's seats).
@@ -30,9 +41,21 @@ pub struct Args {
     /// Betting spots per seat (1 to the game's limit).
     #[arg(long, default_value_t = 1)]
     pub spots: u8,
-    /// Starting bankroll of each seat.
+    /// Bankroll given to a NEW player (a name the books have never seen); a known
+    /// player keeps the balance the books hold.
     #[arg(long, default_value = "1000.00")]
     pub bankroll: Money,
+    /// Your name in the books. Seat 1 plays as NAME, seats 2, 3, ... as NAME-2,
+    /// NAME-3, ...; the table is GAME/NAME.
+    #[arg(long, default_value = "player")]
+    pub player: String,
+    /// Adds this amount to every seat's wallet (from the cashier) before play.
+    #[arg(long)]
+    pub deposit: Option<Money>,
+    /// The books (an SQLite file), created on first use. Default: $FELT_DB, else
+    /// felt.db in the user's data directory.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
     /// Deal these cards first, in order (e.g. `7h 7h Ks ...`), then the shuffled shoe.
     #[arg(long)]
     pub shoe: Option<PathBuf>,
@@ -49,10 +72,22 @@ pub fn run(a: &Args) -> Result<()> {
     play(a, stdin.lock(), out.lock(), piped)
 }
 
+/// The player names of `seats` seats for `player`.
+pub fn seat_names(player: &str, seats: u8) -> Vec<String> {
+    (0..seats)
+        .map(|i| {
+            if i == 0 {
+                player.to_string()
+            } else {
+                format!("{player}-{}", i + 1)
+            }
+        })
+        .collect()
+}
+
 /// Runs the table over any input and output (tests drive it with a byte buffer).
 pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Result<()> {
     let rules = crate::game_arg::load_game(&a.game)?;
-    let table = Table::new(&rules)?;
     let max_spots = rules.table().max_spots_per_player;
     anyhow::ensure!(
         (1..=rules.table().seats).contains(&a.seats),
@@ -66,9 +101,75 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         a.spots
     );
     anyhow::ensure!(a.bankroll > Money::ZERO, "--bankroll must be positive");
+    anyhow::ensure!(
+        !matches!(a.deposit, Some(d) if d < Money::ZERO),
+        "--deposit cannot be negative"
+    );
+    let path = felt_store::resolve_db_path(a.db.as_deref())?;
+    let mut store = SqliteStore::open(&path)?;
+    let table_id = format!("{}/{}", rules.game().id, a.player);
+    let ctx = Ctx::new(rules, &a.game, table_id)?;
+    let rules = &ctx.rules;
+    for (m, reset) in &ctx.meters {
+        store.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
+    }
+    let players = seat_names(&a.player, a.seats);
+    let known: Vec<Account> = store.balances()?.into_iter().map(|b| b.account).collect();
+
     let seed = a.seed.unwrap_or_else(rand::random);
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let shoe = match &a.shoe {
+    let mut events_out = match &a.events {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p)
+                .with_context(|| format!("cannot write the event log {}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut p = Prompter::new(input, out, echo);
+    p.say(format!("{} - seed {seed}", rules.game().name));
+    p.say("`felt rules` prints the rules card. Answer q to leave the table.");
+    p.say(format!(
+        "Books: {} (table {}; `felt books`, `felt history`).",
+        path.display(),
+        ctx.table_id
+    ));
+    for name in &players {
+        let acc = Account::player(name.clone());
+        if !known.contains(&acc) {
+            store.deposit(name, a.bankroll)?;
+            p.say(format!(
+                "New player {name}: {} from the cashier.",
+                a.bankroll
+            ));
+        }
+        if let Some(d) = a.deposit.filter(|d| *d > Money::ZERO) {
+            store.deposit(name, d)?;
+            p.say(format!("{name}: {d} deposited."));
+        }
+    }
+
+    // A round this table left unfinished (a crash, or a player who left mid-hand).
+    let mut session = Session {
+        rules,
+        last_bets: Vec::new(),
+    };
+    let open: Vec<RoundRecord> = store
+        .unfinished_rounds()?
+        .into_iter()
+        .filter(|r| r.table_id == ctx.table_id)
+        .collect();
+    for rec in open {
+        let Some((mut live, events)) = recover(&mut store, &ctx, &rec, &players, a.spots, &mut p)?
+        else {
+            continue;
+        };
+        session.show(&mut p, &mut events_out, &events, live.setup.spots)?;
+        if !session.play_round(&mut p, &mut store, &ctx, &mut live, &mut events_out)? {
+            return leave(&mut p, &mut store, &players, &mut events_out);
+        }
+    }
+
+    let mut shoe = match &a.shoe {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the shoe file {}", path.display()))?;
@@ -79,82 +180,158 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             s.set_penetration(rules.shoe().penetration);
             s
         }
-        None => table.new_shoe(),
+        None => match store.shoe(&ctx.table_id)? {
+            None => ctx.table.new_shoe(),
+            Some(bytes) => match Shoe::from_bytes(&bytes) {
+                Ok(s) if s.decks() == rules.shoe().decks => s,
+                Ok(s) => {
+                    p.say(format!(
+                        "The table's saved shoe holds {} deck(s), the rules {}: a new shoe is used.",
+                        s.decks(),
+                        rules.shoe().decks
+                    ));
+                    ctx.table.new_shoe()
+                }
+                Err(e) => {
+                    p.say(format!(
+                        "The table's saved shoe is unreadable ({e}): a new shoe is used."
+                    ));
+                    ctx.table.new_shoe()
+                }
+            },
+        },
     };
-    let mut events_out = match &a.events {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .with_context(|| format!("cannot write the event log {}", p.display()))?,
-        )),
-        None => None,
-    };
-    let balances = vec![a.bankroll; usize::from(a.seats)];
-    let mut round = table.round(shoe, rng, &balances)?;
-    let mut meters = MemoryMeters::for_table(&table);
-    let mut p = Prompter::new(input, out, echo);
-    let names = Names::new(&rules, a.spots);
-    let mut session = Session {
-        rules: &rules,
-        names: &names,
-        spots: a.spots,
-        last_bets: vec![None; usize::from(a.seats) * usize::from(a.spots)],
-    };
-    p.say(format!("{} - seed {seed}", rules.game().name));
-    p.say("`felt rules` prints the rules card. Answer q to leave the table.");
+    session.last_bets = vec![None; usize::from(a.seats) * usize::from(a.spots)];
     loop {
-        let mut events = Vec::new();
-        round.begin(&mut events)?;
-        session.show(&mut p, &mut events_out, &events)?;
-        p.say("");
-        p.say(format!("Round {}", round.number()));
-        if !session.take_bets(&mut p, &mut round, &mut meters, &mut events_out)? {
+        let mut round_seed = [0u8; 32];
+        rng.fill_bytes(&mut round_seed);
+        let (mut live, events) = Live::begin(
+            &mut store,
+            &ctx,
+            shoe.clone(),
+            round_seed,
+            &players,
+            a.spots,
+        )?;
+        session.show(&mut p, &mut events_out, &events, a.spots)?;
+        let go_on = session.play_round(&mut p, &mut store, &ctx, &mut live, &mut events_out)?;
+        if live.is_done() {
+            shoe = live.engine.shoe().clone();
+        }
+        if !go_on {
             break;
-        }
-        let mut events = Vec::new();
-        match round.apply(Action::Deal, &mut meters, &mut events) {
-            Ok(()) => {}
-            Err(e) => {
-                p.say(format!("  ! {e}"));
-                continue;
-            }
-        }
-        session.show(&mut p, &mut events_out, &events)?;
-        if !session.decisions(&mut p, &mut round, &mut meters, &mut events_out)? {
-            break;
-        }
-        for s in 0..a.seats {
-            p.say(format!(
-                "Seat {} balance: {}",
-                s + 1,
-                round.balance(s).unwrap_or_default()
-            ));
-        }
-        for (id, v) in meters.iter() {
-            p.say(format!("{} meter: {v}", id.as_str()));
         }
     }
-    for s in 0..a.seats {
+    leave(&mut p, &mut store, &players, &mut events_out)
+}
+
+fn leave<R: BufRead, W: Write>(
+    p: &mut Prompter<R, W>,
+    store: &mut SqliteStore,
+    players: &[String],
+    log: &mut EventLog,
+) -> Result<()> {
+    for (s, name) in players.iter().enumerate() {
         p.say(format!(
             "Seat {} leaves the table with {}.",
             s + 1,
-            round.balance(s).unwrap_or_default()
+            store.balance(&Account::player(name.clone()))?
         ));
     }
-    if let Some(w) = events_out.as_mut() {
+    if let Some(w) = log.as_mut() {
         w.flush().context("cannot write the event log")?;
     }
     Ok(())
 }
 
+/// Completes or voids a round this table left open. `Some` when it resumes (with the
+/// events so far, to show); `None` when it was voided.
+fn recover<R: BufRead, W: Write>(
+    store: &mut SqliteStore,
+    ctx: &Ctx,
+    rec: &RoundRecord,
+    players: &[String],
+    spots: u8,
+    p: &mut Prompter<R, W>,
+) -> Result<Option<(Live, Vec<Event>)>> {
+    let mut void = |store: &mut SqliteStore, reason: String| -> Result<()> {
+        let what = journal::void(store, rec, &reason)?;
+        p.say(format!(
+            "Round {} was interrupted: it is void ({reason}): {what}.",
+            rec.id
+        ));
+        Ok(())
+    };
+    if ctx.rules.table().on_crash == OnCrash::Void {
+        void(
+            store,
+            "interrupted; the rules say on_crash = \"void\"".into(),
+        )?;
+        return Ok(None);
+    }
+    if rec.steps.is_empty() {
+        // Begun, nothing dealt, no money moved: it opens now from its stored shoe and seed.
+        let shoe = match rec.shoe_before.as_deref().map(Shoe::from_bytes) {
+            None => ctx.table.new_shoe(),
+            Some(Ok(s)) if s.decks() == ctx.rules.shoe().decks => s,
+            Some(Ok(_)) => {
+                void(store, "its stored shoe does not fit the rules".into())?;
+                return Ok(None);
+            }
+            Some(Err(e)) => {
+                void(store, format!("its stored shoe is unreadable: {e}"))?;
+                return Ok(None);
+            }
+        };
+        let (live, events) = Live::setup(store, ctx, rec.id, shoe, rec.seed, players, spots)?;
+        p.say(format!(
+            "Round {} was interrupted before its first card: it opens now.",
+            rec.id
+        ));
+        return Ok(Some((live, events)));
+    }
+    match journal::replay(ctx, rec) {
+        Err(e) => {
+            void(store, format!("it cannot be replayed: {e:#}"))?;
+            Ok(None)
+        }
+        Ok(r) if !r.differences.is_empty() => {
+            void(
+                store,
+                format!("its replay differs from its log: {}", r.differences[0]),
+            )?;
+            Ok(None)
+        }
+        Ok(r) => match (r.engine, r.setup) {
+            (Some(engine), Some(setup)) => {
+                p.say(format!(
+                    "Round {} was interrupted: it resumes where it stopped ({} steps replayed \
+                     from its stored seed and actions, identical to its log).",
+                    rec.id, r.steps
+                ));
+                Ok(Some((
+                    Live {
+                        id: rec.id,
+                        engine,
+                        setup,
+                    },
+                    r.events,
+                )))
+            }
+            _ => {
+                void(store, "it has no setup step".into())?;
+                Ok(None)
+            }
+        },
+    }
+}
+
 struct Session<'a> {
     rules: &'a Rules,
-    names: &'a Names<'a>,
-    spots: u8,
     last_bets: Vec<Option<Money>>,
 }
 
 type EventLog = Option<std::io::BufWriter<std::fs::File>>;
-type PlayRound = felt_core::Round<ChaCha20Rng>;
 
 impl Session<'_> {
     fn show<R: BufRead, W: Write>(
@@ -162,35 +339,103 @@ impl Session<'_> {
         p: &mut Prompter<R, W>,
         log: &mut EventLog,
         events: &[Event],
+        spots: u8,
     ) -> Result<()> {
+        let names = Names::new(self.rules, spots);
         for e in events {
             if let Some(w) = log.as_mut() {
                 serde_json::to_writer(&mut *w, e).context("cannot write the event log")?;
                 writeln!(w).context("cannot write the event log")?;
             }
-            if let Some(line) = render::event_line(e, self.names) {
+            if let Some(line) = render::event_line(e, &names) {
                 p.say(line);
             }
         }
         Ok(())
     }
 
-    /// Main and side bets for every seat and spot; `false` if the player quits.
+    /// Plays a round to its end from wherever it stands; `false` if the player quits.
+    fn play_round<R: BufRead, W: Write>(
+        &mut self,
+        p: &mut Prompter<R, W>,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        live: &mut Live,
+        log: &mut EventLog,
+    ) -> Result<bool> {
+        let spots = live.setup.spots;
+        p.say("");
+        p.say(format!("Round {}", live.id));
+        while live.engine.phase() == Phase::Betting {
+            if !self.take_bets(p, store, ctx, live, log)? {
+                // Nothing was dealt: the round is void and every bet on it returned.
+                if let Some(rec) = store.round(live.id)? {
+                    journal::void(store, &rec, "the player left the table before the deal")?;
+                }
+                return Ok(false);
+            }
+            match live.step(store, ctx, Some(Action::Deal))? {
+                Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
+                Stepped::Refused(e) => p.say(format!("  ! {e}")),
+            }
+        }
+        if !self.decisions(p, store, ctx, live, log)? {
+            let next = match ctx.rules.table().on_crash {
+                OnCrash::Resume => "completes it",
+                OnCrash::Void => "voids it (on_crash = \"void\") and returns the stakes",
+            };
+            p.say(format!(
+                "Round {} is not finished: the next `felt play` of this table {next}.",
+                live.id
+            ));
+            return Ok(false);
+        }
+        for (s, name) in live.setup.players.iter().enumerate() {
+            p.say(format!(
+                "Seat {} balance: {}",
+                s + 1,
+                store.balance(&Account::player(name.clone()))?
+            ));
+        }
+        for (id, _) in &ctx.meters {
+            if let Some(m) = store.meter(id)? {
+                p.say(format!("{id} meter: {}", m.amount));
+            }
+        }
+        Ok(true)
+    }
+
+    /// Main and side bets for every seat and spot that has none yet; `false` if the
+    /// player quits.
     fn take_bets<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        round: &mut PlayRound,
-        meters: &mut MemoryMeters,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        live: &mut Live,
         log: &mut EventLog,
     ) -> Result<bool> {
+        let spots = live.setup.spots;
+        let names = Names::new(self.rules, spots);
+        if self.last_bets.len() < usize::from(live.engine.seats()) * usize::from(spots) {
+            self.last_bets = vec![None; usize::from(live.engine.seats()) * usize::from(spots)];
+        }
         loop {
             let limits = self.rules.main_bet().limits();
-            let mut any = false;
-            for seat in 0..round.seats() {
-                for spot in 0..self.spots {
-                    let slot = usize::from(seat) * usize::from(self.spots) + usize::from(spot);
+            for seat in 0..live.engine.seats() {
+                for spot in 0..spots {
+                    let has_bet = live
+                        .engine
+                        .view(seat)
+                        .spots
+                        .iter()
+                        .any(|s| s.seat == seat && s.spot == spot);
+                    if has_bet {
+                        continue;
+                    }
+                    let slot = usize::from(seat) * usize::from(spots) + usize::from(spot);
                     let default = self.last_bets[slot].unwrap_or(limits.min);
-                    let who = self.names.place(
+                    let who = names.place(
                         felt_core::round::Place {
                             seat,
                             spot,
@@ -198,14 +443,14 @@ impl Session<'_> {
                         },
                         false,
                     );
-                    let q = format!(
-                        "{who} (balance {}): main bet {} to {} in steps of {}, 0 for none [{default}]?",
-                        round.balance(seat).unwrap_or_default(),
-                        limits.min,
-                        limits.max,
-                        limits.increment
-                    );
                     let placed = loop {
+                        let q = format!(
+                            "{who} (balance {}): main bet {} to {} in steps of {}, 0 for none [{default}]?",
+                            live.engine.balance(seat).unwrap_or_default(),
+                            limits.min,
+                            limits.max,
+                            limits.increment
+                        );
                         let amount = match p.ask(&q, |s| parse_amount(s, default)) {
                             Answer::Quit => return Ok(false),
                             Answer::Value(a) => a,
@@ -213,20 +458,18 @@ impl Session<'_> {
                         if amount == Money::ZERO {
                             break false;
                         }
-                        let mut ev = Vec::new();
-                        match round.apply(Action::Bet { seat, spot, amount }, meters, &mut ev) {
-                            Ok(()) => {
-                                self.show(p, log, &ev)?;
+                        match live.step(store, ctx, Some(Action::Bet { seat, spot, amount }))? {
+                            Stepped::Done(ev) => {
+                                self.show(p, log, &ev, spots)?;
                                 self.last_bets[slot] = Some(amount);
                                 break true;
                             }
-                            Err(e) => p.say(format!("  ! {e}")),
+                            Stepped::Refused(e) => p.say(format!("  ! {e}")),
                         }
                     };
                     if !placed {
                         continue;
                     }
-                    any = true;
                     for (i, b) in self.rules.side_bets().iter().enumerate() {
                         let fixed = b.min == b.max;
                         let q = if fixed {
@@ -251,25 +494,24 @@ impl Session<'_> {
                             if amount == Money::ZERO {
                                 break;
                             }
-                            let mut ev = Vec::new();
                             let act = Action::SideBet {
                                 seat,
                                 spot,
                                 bet: i as u8,
                                 amount,
                             };
-                            match round.apply(act, meters, &mut ev) {
-                                Ok(()) => {
-                                    self.show(p, log, &ev)?;
+                            match live.step(store, ctx, Some(act))? {
+                                Stepped::Done(ev) => {
+                                    self.show(p, log, &ev, spots)?;
                                     break;
                                 }
-                                Err(e) => p.say(format!("  ! {e}")),
+                                Stepped::Refused(e) => p.say(format!("  ! {e}")),
                             }
                         }
                     }
                 }
             }
-            if any {
+            if !live.engine.view(0).spots.is_empty() {
                 return Ok(true);
             }
             p.say("  ! no bet on the table: place a main bet to play, or q to leave.");
@@ -280,22 +522,23 @@ impl Session<'_> {
     fn decisions<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        round: &mut PlayRound,
-        meters: &mut MemoryMeters,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        live: &mut Live,
         log: &mut EventLog,
     ) -> Result<bool> {
+        let spots = live.setup.spots;
+        let names = Names::new(self.rules, spots);
         loop {
-            let legal = round.legal_actions();
+            let legal = live.engine.legal_actions();
             match legal.turn {
                 Turn::Done | Turn::Bets => return Ok(true),
-                Turn::Chance => {
-                    let mut ev = Vec::new();
-                    round.run_chance(meters, &mut ev);
-                    self.show(p, log, &ev)?;
-                    continue;
-                }
+                Turn::Chance => match live.step(store, ctx, None)? {
+                    Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
+                    Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                },
                 Turn::Seat { seat, .. } => {
-                    for l in render::table_lines(&round.view(seat), self.names) {
+                    for l in render::table_lines(&live.engine.view(seat), &names) {
                         p.say(l);
                     }
                     let menu = choice_menu(&legal);
@@ -309,28 +552,27 @@ impl Session<'_> {
                     } else {
                         ""
                     };
-                    let q = format!("{}: {offer}{}?", self.place_of(&legal), menu);
+                    let q = format!("{}: {offer}{}?", place_of(&names, &legal), menu);
                     let decision = match p.ask(&q, |s| parse_decision(s, &legal)) {
                         Answer::Quit => return Ok(false),
                         Answer::Value(d) => d,
                     };
-                    let mut ev = Vec::new();
-                    match round.apply(Action::Play { seat, decision }, meters, &mut ev) {
-                        Ok(()) => self.show(p, log, &ev)?,
-                        Err(e) => p.say(format!("  ! {e}")),
+                    match live.step(store, ctx, Some(Action::Play { seat, decision }))? {
+                        Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
+                        Stepped::Refused(e) => p.say(format!("  ! {e}")),
                     }
                 }
             }
         }
     }
+}
 
-    fn place_of(&self, legal: &felt_core::Legal) -> String {
-        match legal.turn {
-            Turn::Seat { seat, spot, hand } => self
-                .names
-                .place(felt_core::round::Place { seat, spot, hand }, hand > 0),
-            _ => String::new(),
+fn place_of(names: &Names<'_>, legal: &felt_core::Legal) -> String {
+    match legal.turn {
+        Turn::Seat { seat, spot, hand } => {
+            names.place(felt_core::round::Place { seat, spot, hand }, hand > 0)
         }
+        _ => String::new(),
     }
 }
 

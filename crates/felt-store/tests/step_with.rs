@@ -1,0 +1,114 @@
+//! `record_step_with`: a step computed under the books' write lock from the meters'
+//! current amounts, written (or not) in the same transaction.
+// Amounts are written as dollars_cents (100_00 is 100.00).
+#![allow(clippy::inconsistent_digit_grouping)]
+
+use felt_core::Money;
+use felt_store::{
+    Account, Movement, MovementKind as K, NewRound, RoundStatus, SqliteStore, Step, StepWrite,
+    Store, StoreError,
+};
+
+fn c(cents: i64) -> Money {
+    Money::cents(cents)
+}
+
+fn award_all(values: &[Money], to: &str) -> Step {
+    Step {
+        action: Some(r#"{"award":1}"#.into()),
+        events: vec![format!(r#"{{"before":"{}"}}"#, values[0])],
+        movements: vec![Movement::new(
+            Account::meter("m"),
+            Account::player(to),
+            values[0],
+            K::Award,
+        )],
+    }
+}
+
+#[test]
+fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("felt.db");
+    let mut a = SqliteStore::open(&path).unwrap();
+    let mut b = SqliteStore::open(&path).unwrap();
+    a.create_meter("m", c(1_000_00), &Account::house("h"))
+        .unwrap();
+    let new = |t: &str| NewRound {
+        game_id: "g".into(),
+        table_id: t.into(),
+        seed: [1; 32],
+        shoe: None,
+    };
+    let ra = a.begin_round(&new("ta")).unwrap();
+    let rb = b.begin_round(&new("tb")).unwrap();
+    // Table b contributes through its own connection.
+    b.record_step(
+        rb,
+        &Step {
+            action: None,
+            events: vec![],
+            movements: vec![Movement::new(
+                Account::house("h"),
+                Account::meter("m"),
+                c(5_00),
+                K::Contribution,
+            )],
+        },
+    )
+    .unwrap();
+    // Table a's step sees 1005.00, not the 1000.00 it might have cached.
+    let mut seen = Vec::new();
+    let seq = a
+        .record_step_with(ra, &["m"], &mut |v| {
+            seen = v.to_vec();
+            StepWrite::Step(award_all(v, "alice"))
+        })
+        .unwrap();
+    assert_eq!(seq, Some(1));
+    assert_eq!(seen, vec![c(1_005_00)]);
+    assert_eq!(a.balance(&Account::meter("m")).unwrap(), Money::ZERO);
+    assert_eq!(a.balance(&Account::player("alice")).unwrap(), c(1_005_00));
+    // Nothing: rolled back, nothing written.
+    let n = b
+        .record_step_with(rb, &["m"], &mut |_| StepWrite::Nothing)
+        .unwrap();
+    assert_eq!(n, None);
+    assert_eq!(b.round(rb).unwrap().unwrap().steps.len(), 1);
+    // Finish: the last step, the result and the shoe, at once.
+    b.record_step_with(rb, &[], &mut |_| StepWrite::Finish {
+        last: Step::default(),
+        result_json: "{}".into(),
+        shoe_after: Some(b"shoe".to_vec()),
+    })
+    .unwrap();
+    let r = b.round(rb).unwrap().unwrap();
+    assert_eq!(r.status, RoundStatus::Finished);
+    assert_eq!(b.shoe("tb").unwrap().as_deref(), Some(&b"shoe"[..]));
+    // A closed round or an unknown meter: an error, and `compute` never runs.
+    let mut ran = false;
+    let e = b
+        .record_step_with(rb, &[], &mut |_| {
+            ran = true;
+            StepWrite::Nothing
+        })
+        .unwrap_err();
+    assert!(matches!(e, StoreError::RoundClosed { .. }), "{e}");
+    let e = a
+        .record_step_with(ra, &["nope"], &mut |_| {
+            ran = true;
+            StepWrite::Nothing
+        })
+        .unwrap_err();
+    assert!(matches!(e, StoreError::UnknownMeter { .. }), "{e}");
+    assert!(!ran);
+    // A step the books refuse (the meter cannot pay) writes nothing at all.
+    let e = a
+        .record_step_with(ra, &["m"], &mut |_| {
+            StepWrite::Step(award_all(&[c(1_00)], "alice"))
+        })
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InsufficientFunds { .. }), "{e}");
+    assert_eq!(a.round(ra).unwrap().unwrap().steps.len(), 1);
+    assert!(a.check_books().unwrap().is_sound());
+}

@@ -1,0 +1,91 @@
+//! `felt books`: balances, progressive meters (with their last awards) and the audit of
+//! the books. Exits non-zero when the books do not balance.
+
+use anyhow::{bail, Result};
+use felt_store::{SqliteStore, Store};
+use std::path::PathBuf;
+
+/// Arguments of `felt books`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
+    /// directory.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+    /// Print JSON (balances, meters, the audit) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Opens the books for reading (they must exist already).
+pub fn open_books(db: Option<&std::path::Path>) -> Result<SqliteStore> {
+    let path = felt_store::resolve_db_path(db)?;
+    if !path.exists() {
+        bail!(
+            "there are no books at {} yet: `felt play` creates them (or pass --db PATH / set \
+             FELT_DB to the file you meant)",
+            path.display()
+        );
+    }
+    Ok(SqliteStore::open_read_only(&path)?)
+}
+
+/// Prints the books.
+pub fn run(a: &Args) -> Result<()> {
+    let store = open_books(a.db.as_deref())?;
+    let balances = store.balances()?;
+    let meters = store.meters()?;
+    let report = store.check_books()?;
+    if a.json {
+        let v = serde_json::json!({
+            "db": store.path(),
+            "sound": report.is_sound(),
+            "balances": balances,
+            "meters": meters,
+            "check": report,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!("Books: {}", store.path().display());
+        println!();
+        println!("Balances");
+        for b in &balances {
+            println!(
+                "  {:<40} {:>16}",
+                b.account.to_string(),
+                b.balance.to_string()
+            );
+        }
+        if !meters.is_empty() {
+            println!();
+            println!("Progressive meters");
+            for m in &meters {
+                println!(
+                    "  {}: {} (reset {}; funded {} + contributions {} - awards {})",
+                    m.id, m.amount, m.reset, m.seeded, m.contributions, m.awards
+                );
+                if m.recent_awards.is_empty() {
+                    println!("    no award yet");
+                }
+                for w in &m.recent_awards {
+                    let round = w.round.map_or(String::new(), |r| format!(" in round {r}"));
+                    println!("    {} to {}{round} at {}", w.amount, w.to, w.at);
+                }
+            }
+        }
+        println!();
+        println!("Check");
+        for line in report.to_string().lines() {
+            println!("  {line}");
+        }
+    }
+    if !report.is_sound() {
+        bail!(
+            "the books at {} do not balance ({} discrepancies): restore a backup, or keep \
+             this file for an audit",
+            store.path().display(),
+            report.discrepancies.len()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,274 @@
+//! `felt history [--last N]`: past rounds, newest first, with their cards, actions,
+//! wagers and results. Each shows the SHA-256 of its shuffle seed (written before the
+//! first card); the seed itself only once the round has finished.
+
+use crate::play::journal::{setup_of, StepAction};
+use anyhow::Result;
+use felt_core::{Action, Card, Decision, Money};
+use felt_store::{RoundRecord, RoundStatus, Store};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Arguments of `felt history`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// How many rounds (the newest).
+    #[arg(long, default_value_t = 20)]
+    pub last: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
+    /// directory.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
+/// Lists the rounds.
+pub fn run(a: &Args) -> Result<()> {
+    let store = crate::cmd::books::open_books(a.db.as_deref())?;
+    let rounds = store.history(a.last)?;
+    if a.json {
+        let v: Vec<Value> = rounds.iter().map(round_json).collect();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    if rounds.is_empty() {
+        println!("No round in the books yet.");
+    }
+    for r in &rounds {
+        for line in round_lines(r) {
+            println!("{line}");
+        }
+        println!();
+    }
+    Ok(())
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The seed as shown: only for finished rounds.
+fn shown_seed(r: &RoundRecord) -> Option<String> {
+    (r.status == RoundStatus::Finished).then(|| hex(&r.seed))
+}
+
+fn round_json(r: &RoundRecord) -> Value {
+    let events: Vec<Value> = r
+        .events
+        .iter()
+        .filter_map(|e| serde_json::from_str(&e.json).ok())
+        .filter(|e| r.status != RoundStatus::Open || is_public(e))
+        .collect();
+    let actions: Vec<Value> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.action.as_deref())
+        .filter_map(|a| serde_json::from_str(a).ok())
+        .collect();
+    serde_json::json!({
+        "id": r.id,
+        "game": r.game_id,
+        "table": r.table_id,
+        "status": r.status,
+        "started_at": r.started_at,
+        "ended_at": r.ended_at,
+        "seed_sha256": r.seed_sha256,
+        "seed": shown_seed(r),
+        "void_reason": r.void_reason,
+        "result": r.result.as_deref().and_then(|t| serde_json::from_str::<Value>(t).ok()),
+        "actions": actions,
+        "events": events,
+        "movements": r.movements,
+    })
+}
+
+fn is_public(e: &Value) -> bool {
+    !(matches!(e["event"].as_str(), Some("dealt") | Some("burned")) && e["face_up"] == false)
+}
+
+fn money(v: &Value) -> Money {
+    serde_json::from_value(v.clone()).unwrap_or_default()
+}
+
+fn place(v: &Value) -> String {
+    let n = |k: &str| v[k].as_u64().unwrap_or(0) + 1;
+    format!("seat {} spot {} hand {}", n("seat"), n("spot"), n("hand"))
+}
+
+fn bet(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Object(o) => o
+            .get("side")
+            .and_then(Value::as_str)
+            .map_or_else(|| v.to_string(), str::to_string),
+        other => other.to_string(),
+    }
+}
+
+fn action_text(a: &Action) -> String {
+    match a {
+        Action::Bet { seat, spot, amount } => {
+            format!("seat {} spot {} bets {amount}", seat + 1, spot + 1)
+        }
+        Action::SideBet {
+            seat,
+            spot,
+            bet,
+            amount,
+        } => format!(
+            "seat {} spot {} side bet #{} {amount}",
+            seat + 1,
+            spot + 1,
+            bet + 1
+        ),
+        Action::Withdraw { seat, spot } => format!("seat {} spot {} withdraws", seat + 1, spot + 1),
+        Action::Deal => "deal".to_string(),
+        Action::Play { seat, decision } => {
+            let d = match decision {
+                Decision::Hit => "hit".to_string(),
+                Decision::Stand => "stand".to_string(),
+                Decision::Double(m) => format!("double {m}"),
+                Decision::Split => "split".to_string(),
+                Decision::Surrender => "surrender".to_string(),
+                Decision::Insure(m) => format!("insurance {m}"),
+                Decision::EvenMoney => "even money".to_string(),
+                Decision::Decline => "no thanks".to_string(),
+            };
+            format!("seat {}: {d}", seat + 1)
+        }
+    }
+}
+
+fn round_lines(r: &RoundRecord) -> Vec<String> {
+    let mut out = Vec::new();
+    out.push(format!(
+        "Round {}  {}  table {}  {}  {}{}",
+        r.id,
+        r.game_id,
+        r.table_id,
+        r.status,
+        r.started_at,
+        r.ended_at
+            .as_deref()
+            .map_or(String::new(), |e| format!(" .. {e}"))
+    ));
+    out.push(format!("  seed SHA-256 {}", r.seed_sha256));
+    match shown_seed(r) {
+        Some(s) => out.push(format!("  seed {s}")),
+        None => out.push("  seed: kept secret until the round has finished".to_string()),
+    }
+    if let Ok(Some(setup)) = setup_of(r) {
+        let who: Vec<String> = setup
+            .players
+            .iter()
+            .zip(&setup.balances)
+            .enumerate()
+            .map(|(i, (p, b))| format!("seat {} {p} ({b})", i + 1))
+            .collect();
+        out.push(format!("  players: {}", who.join(", ")));
+    }
+    let actions: Vec<String> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.action.as_deref())
+        .filter_map(|a| match serde_json::from_str::<StepAction>(a) {
+            Ok(StepAction::Action(a)) => Some(action_text(&a)),
+            Ok(StepAction::Setup(_)) => None,
+            Err(_) => Some(format!("(unreadable: {a})")),
+        })
+        .collect();
+    if !actions.is_empty() {
+        out.push(format!("  actions: {}", actions.join("; ")));
+    }
+    // Cards, by hand, in the order dealt.
+    let mut hands: Vec<(String, Vec<String>)> = Vec::new();
+    let mut wagers = Vec::new();
+    let mut results = Vec::new();
+    let finished = r.status != RoundStatus::Open;
+    for e in r
+        .events
+        .iter()
+        .filter_map(|e| serde_json::from_str::<Value>(&e.json).ok())
+    {
+        match e["event"].as_str() {
+            Some("dealt") => {
+                let who = if e["to"]["who"] == "dealer" {
+                    "dealer".to_string()
+                } else {
+                    place(&e["to"])
+                };
+                let card = if e["face_up"] == false && !finished {
+                    "[hole]".to_string()
+                } else {
+                    serde_json::from_value::<Card>(e["card"].clone())
+                        .map_or_else(|_| "?".to_string(), Card::pretty)
+                };
+                match hands.iter_mut().find(|(w, _)| *w == who) {
+                    Some((_, cs)) => cs.push(card),
+                    None => hands.push((who, vec![card])),
+                }
+            }
+            Some("moved") if e["why"] == "wager" => {
+                wagers.push(format!(
+                    "{} {} {}",
+                    place(&e["at"]),
+                    bet(&e["bet"]),
+                    money(&e["amount"])
+                ));
+            }
+            Some("settled") => {
+                let net = money(&e["returned"]) - money(&e["stake"]);
+                let sign = if net >= Money::ZERO { "+" } else { "" };
+                results.push(format!(
+                    "{} {} {}{} {sign}{net}",
+                    place(&e["at"]),
+                    bet(&e["bet"]),
+                    e["outcome"].as_str().unwrap_or("?"),
+                    e["line"]
+                        .as_str()
+                        .map_or(String::new(), |l| format!(" ({l})")),
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !hands.is_empty() {
+        let h: Vec<String> = hands
+            .iter()
+            .map(|(w, cs)| format!("{w}: {}", cs.join(" ")))
+            .collect();
+        out.push(format!("  cards: {}", h.join(" | ")));
+    }
+    if !wagers.is_empty() {
+        out.push(format!("  wagers: {}", wagers.join("; ")));
+    }
+    if !results.is_empty() {
+        out.push(format!("  results: {}", results.join("; ")));
+    }
+    if let Some(reason) = &r.void_reason {
+        out.push(format!("  void: {reason}"));
+    }
+    let mut players: Vec<felt_store::Account> = Vec::new();
+    for m in &r.movements {
+        for a in [&m.movement.from, &m.movement.to] {
+            if matches!(a, felt_store::Account::Player(_)) && !players.contains(a) {
+                players.push(a.clone());
+            }
+        }
+    }
+    if !players.is_empty() {
+        let nets: Vec<String> = players
+            .iter()
+            .map(|p| {
+                let n = r.net_for(p);
+                let sign = if n >= Money::ZERO { "+" } else { "" };
+                format!("{} {sign}{n}", p.name())
+            })
+            .collect();
+        out.push(format!("  net: {}", nets.join(", ")));
+    }
+    out
+}

@@ -1,0 +1,92 @@
+//! `felt replay ROUND`: replays a stored round through the engine from its stored shoe,
+//! seed and actions, and proves the result identical to the stored log (or reports
+//! every difference, and exits non-zero).
+
+use crate::play::journal;
+use anyhow::{bail, Result};
+use felt_store::{RoundId, RoundRecord, RoundStatus, Store};
+use std::path::PathBuf;
+
+/// Arguments of `felt replay`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The round id (see `felt history`).
+    #[arg(required_unless_present = "all")]
+    pub round: Option<i64>,
+    /// Replay every round in the books.
+    #[arg(long, conflicts_with = "round")]
+    pub all: bool,
+    /// The rules to replay under (a preset or a rules file). Default: those the round
+    /// names; they must be the rules it was played under (their hash is checked).
+    #[arg(long)]
+    pub rules: Option<String>,
+    /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
+    /// directory.
+    #[arg(long)]
+    pub db: Option<PathBuf>,
+}
+
+/// Replays and reports.
+pub fn run(a: &Args) -> Result<()> {
+    let store = crate::cmd::books::open_books(a.db.as_deref())?;
+    let rounds: Vec<RoundRecord> = if a.all {
+        let mut v = store.history(usize::MAX)?;
+        v.reverse();
+        v
+    } else {
+        let id = a.round.unwrap_or_default();
+        match store.round(RoundId(id))? {
+            Some(r) => vec![r],
+            None => bail!("there is no round {id} in the books: list them with `felt history`"),
+        }
+    };
+    let mut bad = 0usize;
+    for rec in &rounds {
+        let ctx = journal::ctx_for(rec, a.rules.as_deref())?;
+        let r = journal::replay(&ctx, rec)?;
+        let what = match rec.status {
+            RoundStatus::Finished => "",
+            RoundStatus::Open => " (open: replayed as far as it went)",
+            RoundStatus::Voided => " (voided: replayed up to the void)",
+        };
+        if r.differences.is_empty() {
+            if !a.all {
+                println!(
+                    "Round {}{what}: {} steps replayed from its stored seed (SHA-256 {}) and \
+                     actions: identical to the stored log ({} events, {} movements{}).",
+                    rec.id,
+                    r.steps,
+                    rec.seed_sha256,
+                    rec.events.len(),
+                    rec.movements.len(),
+                    if rec.status == RoundStatus::Finished {
+                        ", result and shoe"
+                    } else {
+                        ""
+                    }
+                );
+            }
+        } else {
+            bad += 1;
+            println!(
+                "Round {}{what}: the replay DIFFERS from the stored log:",
+                rec.id
+            );
+            for d in &r.differences {
+                println!("  - {d}");
+            }
+        }
+    }
+    if a.all {
+        println!(
+            "{} rounds replayed: {} identical to their stored log, {} differ.",
+            rounds.len(),
+            rounds.len() - bad,
+            bad
+        );
+    }
+    if bad > 0 {
+        bail!("{bad} round(s) differ from their stored log");
+    }
+    Ok(())
+}

@@ -1,0 +1,665 @@
+//! The bridge between the engine and the books: every step of a round (its action,
+//! its events and the money they move) is written to the store in one transaction
+//! before the table shows it, and a stored round can be replayed through the engine.
+//!
+//! A round's steps:
+//!
+//! 1. `{"setup": {...}}`: who sits (player names by seat), their balances, the spots per
+//!    seat, and the rules (source and SHA-256). The engine's `begin` runs here (a
+//!    shuffle when one is due, the burn): it reads only the stored shoe and seed.
+//! 2. `{"action": ...}`: each action of the engine ([`Action`] as JSON: bets, the deal,
+//!    decisions), with the chance steps (cards, peek, dealer play, settlement) that the
+//!    engine runs after it.
+//! 3. No action: a chance step nobody decided (rare at the terminal table).
+//!
+//! Money: every `Moved` event becomes a [`Movement`] of the same step: a seat is the
+//! player's wallet, the felt is the table's felt account, the house is the game's
+//! house account, a meter is the shared meter account.
+//!
+//! Progressive meters: a step that may touch a meter is computed while the books are
+//! locked ([`Store::record_step_with`]): the engine starts from the meter's current
+//! amount in the database, and its contributions, awards and refills are written in
+//! the same transaction. Another table sharing the meter waits for the lock, so an
+//! award is always the share of the meter as it truly stands, and nothing is counted
+//! twice. The meter amount a step started from is an input of the round like an
+//! action: a replay takes it from the step's first `meter` event of each meter (its
+//! `before` value) and checks everything else against the log.
+
+use anyhow::{anyhow, bail, Context, Result};
+use felt_core::meter::MemoryMeters;
+use felt_core::round::{Account as Acc, Move, Why};
+use felt_core::{Action, ActionError, Event, Money, Phase, Round, Rules, Shoe, Table};
+use felt_store::{
+    Account, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, SqliteStore,
+    Step, StepWrite, Store,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// The engine's round as the table plays it.
+pub type PlayRound = Round<ChaCha20Rng>;
+
+/// The action text of a step.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepAction {
+    /// Opens the round.
+    Setup(Setup),
+    /// An engine action.
+    Action(Action),
+}
+
+/// Who plays a round, with what, under which rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The player (wallet) of each seat, seat 0 first.
+    pub players: Vec<String>,
+    /// Their balances when the round opened.
+    pub balances: Vec<Money>,
+    /// Betting spots per seat.
+    pub spots: u8,
+    /// The game as given to `felt play` (a preset name or a rules file).
+    pub rules: String,
+    /// SHA-256 of the rules as loaded (their JSON form).
+    pub rules_sha256: String,
+}
+
+/// A table of the books: the rules, the engine's table and the accounts it uses.
+pub struct Ctx {
+    /// The rules.
+    pub rules: Rules,
+    /// The game argument the rules came from.
+    pub source: String,
+    /// The engine's table.
+    pub table: Table,
+    /// The table id in the books (its felt account and its shoe).
+    pub table_id: String,
+    /// The house account's name (the game id).
+    pub house: String,
+    /// The progressive meters the table's side bets name.
+    pub meters: Vec<(String, Money)>,
+}
+
+impl Ctx {
+    /// The context for these rules at `table_id`.
+    pub fn new(rules: Rules, source: &str, table_id: String) -> Result<Ctx> {
+        let table = Table::new(&rules)?;
+        let mut meters: Vec<(String, Money)> = Vec::new();
+        for (id, reset) in table.meters() {
+            if !meters.iter().any(|(m, _)| m == id.as_str()) {
+                meters.push((id.as_str().to_string(), reset));
+            }
+        }
+        Ok(Ctx {
+            house: rules.game().id.clone(),
+            rules,
+            source: source.to_string(),
+            table,
+            table_id,
+            meters,
+        })
+    }
+
+    /// SHA-256 of the rules (their JSON form), lowercase hex.
+    pub fn rules_hash(&self) -> String {
+        rules_hash(&self.rules)
+    }
+
+    fn meter_ids(&self) -> Vec<&str> {
+        self.meters.iter().map(|(m, _)| m.as_str()).collect()
+    }
+
+    /// Meters in memory at these amounts (in the order of [`Ctx::meters`]).
+    fn memory_meters(&self, values: &[Money]) -> MemoryMeters {
+        let mut m = MemoryMeters::new();
+        for ((id, _), v) in self.meters.iter().zip(values) {
+            if let Some(id) = felt_core::ShortId::new(id) {
+                m.set(id, *v);
+            }
+        }
+        m
+    }
+
+    /// The store account of an engine account.
+    pub fn account(&self, a: &Acc, players: &[String]) -> Result<Account> {
+        Ok(match a {
+            Acc::Seat { seat } => Account::player(
+                players
+                    .get(usize::from(*seat))
+                    .ok_or_else(|| anyhow!("the round has no seat {}", seat + 1))?
+                    .clone(),
+            ),
+            Acc::Felt => Account::felt(self.table_id.clone()),
+            Acc::House => Account::house(self.house.clone()),
+            Acc::Meter { id } => Account::meter(id.as_str()),
+        })
+    }
+
+    /// The movement of the books for an engine `Moved` event.
+    pub fn movement(&self, m: &Move, players: &[String]) -> Result<Movement> {
+        let kind = match m.why {
+            Why::Wager => MovementKind::Wager,
+            Why::Withdrawn => MovementKind::Refund,
+            Why::StakeReturned | Why::Winnings => MovementKind::Payout,
+            Why::StakeLost => MovementKind::Loss,
+            Why::MeterIncrement => MovementKind::Contribution,
+            Why::MeterShare => MovementKind::Award,
+            Why::MeterRefill => MovementKind::Seed,
+            Why::Refund => MovementKind::Refund,
+        };
+        let why = serde_json::to_value(m.why)?;
+        let bet = serde_json::to_value(m.bet)?;
+        let plain = |v: &serde_json::Value| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let memo = format!(
+            "seat {} spot {} hand {}: {} {}",
+            m.at.seat + 1,
+            m.at.spot + 1,
+            m.at.hand + 1,
+            plain(&bet),
+            plain(&why)
+        );
+        Ok(Movement::new(
+            self.account(&m.from, players)?,
+            self.account(&m.to, players)?,
+            m.amount,
+            kind,
+        )
+        .with_memo(memo))
+    }
+
+    /// A step of the books from an action and the events it produced.
+    pub fn step(
+        &self,
+        action: Option<&StepAction>,
+        events: &[Event],
+        players: &[String],
+    ) -> Result<Step> {
+        let mut step = Step {
+            action: action.map(serde_json::to_string).transpose()?,
+            ..Step::default()
+        };
+        for e in events {
+            step.events.push(serde_json::to_string(e)?);
+            if let Event::Moved(m) = e {
+                if m.amount > Money::ZERO {
+                    step.movements.push(self.movement(m, players)?);
+                }
+            }
+        }
+        Ok(step)
+    }
+}
+
+/// SHA-256 of rules (their JSON form), lowercase hex.
+pub fn rules_hash(rules: &Rules) -> String {
+    let json = serde_json::to_string(rules).unwrap_or_default();
+    hex(&Sha256::digest(json.as_bytes()))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The result a finished round stores: each seat's net and balance.
+pub fn result_json(setup: &Setup, engine: &PlayRound) -> String {
+    let seats: Vec<serde_json::Value> = setup
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let now = engine.balance(i as u8).unwrap_or_default();
+            let before = setup.balances.get(i).copied().unwrap_or_default();
+            serde_json::json!({
+                "seat": i + 1,
+                "player": p,
+                "net": now - before,
+                "balance": now,
+            })
+        })
+        .collect();
+    serde_json::json!({ "seats": seats }).to_string()
+}
+
+/// A round being played live: each step goes to the books before it is shown.
+pub struct Live {
+    /// The round's id in the books.
+    pub id: RoundId,
+    /// The engine.
+    pub engine: PlayRound,
+    /// Who plays.
+    pub setup: Setup,
+}
+
+/// What a live step gave.
+pub enum Stepped {
+    /// Written; these are its events, to show.
+    Done(Vec<Event>),
+    /// The engine refused the action (nothing changed, nothing written).
+    Refused(ActionError),
+}
+
+impl Live {
+    /// Opens a new round: writes its seed (and its hash) and the shoe, then the setup
+    /// step (the engine's `begin`). Returns the round and the setup's events.
+    pub fn begin(
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        shoe: Shoe,
+        seed: [u8; 32],
+        players: &[String],
+        spots: u8,
+    ) -> Result<(Live, Vec<Event>)> {
+        let id = store.begin_round(&NewRound {
+            game_id: ctx.house.clone(),
+            table_id: ctx.table_id.clone(),
+            seed,
+            shoe: Some(shoe.to_bytes()),
+        })?;
+        Live::setup(store, ctx, id, shoe, seed, players, spots)
+    }
+
+    /// Writes the setup step of round `id` (begun with this shoe and seed), with the
+    /// players' balances as the books hold them now.
+    pub fn setup(
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        id: RoundId,
+        shoe: Shoe,
+        seed: [u8; 32],
+        players: &[String],
+        spots: u8,
+    ) -> Result<(Live, Vec<Event>)> {
+        let mut balances = Vec::with_capacity(players.len());
+        for p in players {
+            balances.push(store.balance(&Account::player(p.clone()))?);
+        }
+        let setup = Setup {
+            players: players.to_vec(),
+            balances: balances.clone(),
+            spots,
+            rules: ctx.source.clone(),
+            rules_sha256: ctx.rules_hash(),
+        };
+        let mut engine = ctx
+            .table
+            .round(shoe, ChaCha20Rng::from_seed(seed), &balances)?;
+        let mut events = Vec::new();
+        engine.begin(&mut events)?;
+        let step = ctx.step(Some(&StepAction::Setup(setup.clone())), &events, players)?;
+        store.record_step(id, &step)?;
+        Ok((Live { id, engine, setup }, events))
+    }
+
+    /// Applies `action` (or, with `None`, runs the chance steps due) and writes the
+    /// step, with the meters read and moved inside the step's transaction. A step that
+    /// ends the round finishes it in the same transaction.
+    pub fn step(
+        &mut self,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        action: Option<Action>,
+    ) -> Result<Stepped> {
+        let mut out: Option<Result<Stepped>> = None;
+        let ids = ctx.meter_ids();
+        let written = {
+            let engine = &mut self.engine;
+            let setup = &self.setup;
+            let out = &mut out;
+            let mut compute = |values: &[Money]| -> StepWrite {
+                let mut meters = ctx.memory_meters(values);
+                let mut events = Vec::new();
+                let r = match action {
+                    Some(a) => engine.apply(a, &mut meters, &mut events),
+                    None => {
+                        engine.run_chance(&mut meters, &mut events);
+                        Ok(())
+                    }
+                };
+                if let Err(e) = r {
+                    *out = Some(Ok(Stepped::Refused(e)));
+                    return StepWrite::Nothing;
+                }
+                let act = action.map(StepAction::Action);
+                let step = match ctx.step(act.as_ref(), &events, &setup.players) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        *out = Some(Err(e));
+                        return StepWrite::Nothing;
+                    }
+                };
+                *out = Some(Ok(Stepped::Done(events)));
+                if engine.phase() == Phase::Done {
+                    StepWrite::Finish {
+                        last: step,
+                        result_json: result_json(setup, engine),
+                        shoe_after: Some(engine.shoe().to_bytes()),
+                    }
+                } else {
+                    StepWrite::Step(step)
+                }
+            };
+            store.record_step_with(self.id, &ids, &mut compute)
+        };
+        written.with_context(|| {
+            format!(
+                "round {} could not be written; it stays open and the next `felt play` \
+                 of this table completes it",
+                self.id
+            )
+        })?;
+        out.unwrap_or_else(|| Err(anyhow!("the step of round {} was not computed", self.id)))
+    }
+
+    /// Whether the round is over.
+    pub fn is_done(&self) -> bool {
+        self.engine.phase() == Phase::Done
+    }
+}
+
+/// A stored round replayed through the engine.
+pub struct Replayed {
+    /// The engine after the last stored step (`None` if the round has no step).
+    pub engine: Option<PlayRound>,
+    /// The round's setup, if it has one.
+    pub setup: Option<Setup>,
+    /// Every event the replay produced, step by step (for display).
+    pub events: Vec<Event>,
+    /// How many steps were replayed.
+    pub steps: usize,
+    /// Everything that differs from the stored log; empty when the replay is identical.
+    pub differences: Vec<String>,
+}
+
+/// The meter amounts a stored step started from: each meter's first `before`.
+fn meter_inputs(events: &[&str]) -> Vec<(String, Money)> {
+    let mut out: Vec<(String, Money)> = Vec::new();
+    for e in events {
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(e) else {
+            continue;
+        };
+        if v["event"] != "meter" {
+            continue;
+        }
+        let (Some(id), Ok(before)) = (
+            v["change"]["id"].as_str(),
+            serde_json::from_value::<Money>(v["change"]["before"].clone()),
+        ) else {
+            continue;
+        };
+        if !out.iter().any(|(m, _)| m == id) {
+            out.push((id.to_string(), before));
+        }
+    }
+    out
+}
+
+const MAX_DIFFERENCES: usize = 20;
+
+/// Replays round `rec` through the engine from its stored shoe, seed, setup, actions
+/// and meter inputs, comparing every event, movement, the result and the shoe it left
+/// with the stored ones.
+pub fn replay(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
+    let mut r = Replayed {
+        engine: None,
+        setup: None,
+        events: Vec::new(),
+        steps: 0,
+        differences: Vec::new(),
+    };
+    let diff = |r: &mut Replayed, d: String| {
+        if r.differences.len() < MAX_DIFFERENCES {
+            r.differences.push(d);
+        }
+    };
+    let mut meters = ctx.memory_meters(&ctx.meters.iter().map(|(_, v)| *v).collect::<Vec<_>>());
+    for step in &rec.steps {
+        let stored_events: Vec<&str> = rec
+            .events
+            .iter()
+            .filter(|e| e.step_seq == step.seq)
+            .map(|e| e.json.as_str())
+            .collect();
+        let stored_moves: Vec<&Movement> = rec
+            .movements
+            .iter()
+            .filter(|m| m.step_seq == Some(step.seq))
+            .map(|m| &m.movement)
+            .collect();
+        let action: Option<StepAction> = match &step.action {
+            None => None,
+            Some(t) => match serde_json::from_str(t) {
+                Ok(a) => Some(a),
+                Err(e) => {
+                    diff(
+                        &mut r,
+                        format!(
+                            "step {}: the stored action is unreadable ({e}): {t}",
+                            step.seq
+                        ),
+                    );
+                    return Ok(r);
+                }
+            },
+        };
+        for (id, v) in meter_inputs(&stored_events) {
+            if let Some(id) = felt_core::ShortId::new(&id) {
+                meters.set(id, v);
+            }
+        }
+        let mut events = Vec::new();
+        match action {
+            Some(StepAction::Setup(s)) => {
+                if r.engine.is_some() {
+                    diff(&mut r, format!("step {}: a second setup", step.seq));
+                    return Ok(r);
+                }
+                if s.rules_sha256 != ctx.rules_hash() {
+                    diff(
+                        &mut r,
+                        format!(
+                            "step {}: the round was played under other rules (`{}`, SHA-256 {}) \
+                             than those given (`{}`, SHA-256 {})",
+                            step.seq,
+                            s.rules,
+                            s.rules_sha256,
+                            ctx.source,
+                            ctx.rules_hash()
+                        ),
+                    );
+                    return Ok(r);
+                }
+                let shoe = match &rec.shoe_before {
+                    Some(b) => Shoe::from_bytes(b)
+                        .with_context(|| format!("round {}: its stored shoe", rec.id))?,
+                    None => ctx.table.new_shoe(),
+                };
+                let mut engine =
+                    ctx.table
+                        .round(shoe, ChaCha20Rng::from_seed(rec.seed), &s.balances)?;
+                engine.begin(&mut events)?;
+                r.engine = Some(engine);
+                r.setup = Some(s);
+            }
+            Some(StepAction::Action(a)) => {
+                let Some(engine) = r.engine.as_mut() else {
+                    diff(
+                        &mut r,
+                        format!("step {}: an action before the setup", step.seq),
+                    );
+                    return Ok(r);
+                };
+                if let Err(e) = engine.apply(a, &mut meters, &mut events) {
+                    diff(
+                        &mut r,
+                        format!(
+                            "step {}: the engine refuses the stored action {} ({e})",
+                            step.seq,
+                            step.action.as_deref().unwrap_or("")
+                        ),
+                    );
+                    return Ok(r);
+                }
+            }
+            None => {
+                let Some(engine) = r.engine.as_mut() else {
+                    diff(
+                        &mut r,
+                        format!("step {}: a chance step before the setup", step.seq),
+                    );
+                    return Ok(r);
+                };
+                engine.run_chance(&mut meters, &mut events);
+            }
+        }
+        r.steps += 1;
+        let players = r
+            .setup
+            .as_ref()
+            .map(|s| s.players.clone())
+            .unwrap_or_default();
+        let replayed = ctx.step(None, &events, &players)?;
+        let n = replayed.events.len().max(stored_events.len());
+        for i in 0..n {
+            let (a, b) = (stored_events.get(i).copied(), replayed.events.get(i));
+            if a != b.map(String::as_str) {
+                diff(
+                    &mut r,
+                    format!(
+                        "step {} event {}: stored {} / replayed {}",
+                        step.seq,
+                        i + 1,
+                        a.unwrap_or("(none)"),
+                        b.map_or("(none)", String::as_str)
+                    ),
+                );
+            }
+        }
+        let n = replayed.movements.len().max(stored_moves.len());
+        for i in 0..n {
+            let (a, b) = (stored_moves.get(i).copied(), replayed.movements.get(i));
+            let same = match (a, b) {
+                (Some(a), Some(b)) => {
+                    a.from == b.from && a.to == b.to && a.amount == b.amount && a.kind == b.kind
+                }
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                let show = |m: Option<&Movement>| {
+                    m.map_or("(none)".to_string(), |m| {
+                        format!("{} {} from {} to {}", m.kind, m.amount, m.from, m.to)
+                    })
+                };
+                diff(
+                    &mut r,
+                    format!(
+                        "step {} movement {}: stored {} / replayed {}",
+                        step.seq,
+                        i + 1,
+                        show(a),
+                        show(b)
+                    ),
+                );
+            }
+        }
+        r.events.extend(events);
+    }
+    let mut end = Vec::new();
+    match rec.status {
+        RoundStatus::Finished => match (r.engine.as_ref(), r.setup.as_ref()) {
+            (Some(engine), Some(setup)) => {
+                if engine.phase() != Phase::Done {
+                    end.push(
+                        "the round is stored as finished but the replay has not ended".to_string(),
+                    );
+                } else {
+                    let result = result_json(setup, engine);
+                    if rec.result.as_deref() != Some(result.as_str()) {
+                        end.push(format!(
+                            "result: stored {} / replayed {result}",
+                            rec.result.as_deref().unwrap_or("(none)")
+                        ));
+                    }
+                    let shoe = engine.shoe().to_bytes();
+                    if rec.shoe_after.as_deref() != Some(shoe.as_slice()) {
+                        end.push("the shoe the round left differs from the replay's".to_string());
+                    }
+                }
+            }
+            _ => end.push("the round is finished but has no setup step".to_string()),
+        },
+        RoundStatus::Open => {
+            if r.engine.as_ref().is_some_and(|e| e.phase() == Phase::Done) {
+                end.push("the round is stored as open but the replay has ended".to_string());
+            }
+        }
+        RoundStatus::Voided => {}
+    }
+    for d in end {
+        diff(&mut r, d);
+    }
+    Ok(r)
+}
+
+/// Voids an open round: every movement of it reversed (newest first). If the books
+/// refuse that (a shared meter moved on since and cannot give back what the round put
+/// in), the movements that do not touch a meter are reversed instead: every stake and
+/// payout goes back, contributions and awards stand. Returns what was done.
+pub fn void(store: &mut SqliteStore, rec: &RoundRecord, reason: &str) -> Result<String> {
+    let all = rec.reversal();
+    match store.void_round(rec.id, reason, &all) {
+        Ok(()) => Ok(format!(
+            "every movement of it reversed ({} entries)",
+            all.len()
+        )),
+        Err(felt_store::StoreError::InsufficientFunds { .. }) => {
+            let partial: Vec<Movement> = all
+                .into_iter()
+                .filter(|m| !m.kind.is_meter_kind())
+                .collect();
+            store.void_round(
+                rec.id,
+                &format!(
+                    "{reason} (the shared meter moved on: its contributions and awards stand)"
+                ),
+                &partial,
+            )?;
+            Ok(format!(
+                "every stake and payout reversed ({} entries); the progressive meter's \
+                 contributions and awards stand",
+                partial.len()
+            ))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Loads the rules a stored round names (its setup's source), or `over` if given.
+pub fn ctx_for(rec: &RoundRecord, over: Option<&str>) -> Result<Ctx> {
+    let source = match over {
+        Some(s) => s.to_string(),
+        None => setup_of(rec)?
+            .map(|s| s.rules)
+            .unwrap_or_else(|| rec.game_id.clone()),
+    };
+    let rules = crate::game_arg::load_game(&source)
+        .with_context(|| format!("round {}: loading its rules `{source}`", rec.id))?;
+    Ctx::new(rules, &source, rec.table_id.clone())
+}
+
+/// The setup of a stored round (its first step), if it has one.
+pub fn setup_of(rec: &RoundRecord) -> Result<Option<Setup>> {
+    let Some(first) = rec.steps.first().and_then(|s| s.action.as_deref()) else {
+        return Ok(None);
+    };
+    match serde_json::from_str::<StepAction>(first) {
+        Ok(StepAction::Setup(s)) => Ok(Some(s)),
+        Ok(_) => Ok(None),
+        Err(e) => bail!("round {}: its first step is unreadable ({e})", rec.id),
+    }
+}

@@ -1,0 +1,412 @@
+//! The books through the binary: money and meters carry over between sessions,
+//! `felt books`, `felt history`, `felt replay` (and a tampered log), `on_crash = "void"`,
+//! and bad databases (corrupt, foreign, newer schema, locked): a clear error, a
+//! non-zero exit, nothing lost.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn felt(db: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(args)
+        .arg("--db")
+        .arg(db)
+        .env("FELT_DB", db.with_extension("unused"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("felt runs");
+    // The child may stop reading early (an error at start-up): ignore a broken pipe.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("felt ends")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}\n{}", out(o), err(o));
+    out(o)
+}
+
+fn books_json(db: &Path) -> serde_json::Value {
+    serde_json::from_str(&ok(&felt(db, &["books", "--json"], ""))).unwrap()
+}
+
+fn balance(v: &serde_json::Value, kind: &str, name: &str) -> String {
+    v["balances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["account"]["kind"] == kind && b["account"]["name"] == name)
+        .map(|b| b["balance"].as_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
+fn shoe_file(dir: &Path, cards: &str) -> PathBuf {
+    let p = dir.join("shoe.txt");
+    std::fs::write(&p, cards).unwrap();
+    p
+}
+
+#[test]
+fn balances_and_meters_carry_over_between_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = shoe_file(dir.path(), "7s 9c 7s Th 7s");
+    let s = shoe.to_str().unwrap();
+    // Session 1: the stacked shoe wins the meter (2000.20, stake back too).
+    let t = ok(&felt(
+        &db,
+        &[
+            "play",
+            "blazing-7s",
+            "--seed",
+            "7",
+            "--shoe",
+            s,
+            "--player",
+            "ann",
+        ],
+        "10\ny\nh\nq\n",
+    ));
+    assert!(
+        t.contains("New player ann: 1000.00 from the cashier."),
+        "{t}"
+    );
+    assert!(t.contains("Seat 1 balance: 3010.20"), "{t}");
+    // Session 2: ann is known, --bankroll does not fund her again; the meter carries.
+    let t = ok(&felt(
+        &db,
+        &[
+            "play",
+            "blazing-7s",
+            "--bankroll",
+            "5",
+            "--player",
+            "ann",
+            "--seed",
+            "8",
+        ],
+        "10\ny\ns\nn\nq\n",
+    ));
+    assert!(!t.contains("New player"), "{t}");
+    assert!(t.contains("(balance 3010.20)"), "{t}");
+    let v = books_json(&db);
+    assert_eq!(v["sound"], true);
+    let m = &v["meters"][0];
+    assert_eq!(m["id"], "blazing-7s");
+    // Reset 2000.00, refilled once, two contributions of 0.20, one award of 2000.20.
+    assert_eq!(m["contributions"], "0.40");
+    assert_eq!(m["awards"], "2000.20");
+    assert_eq!(m["amount"], "2000.20");
+    assert_eq!(m["recent_awards"][0]["amount"], "2000.20");
+    // A second player at the same game shares the meter.
+    let t = ok(&felt(
+        &db,
+        &["play", "blazing-7s", "--player", "bob", "--seed", "9"],
+        "q\n",
+    ));
+    assert!(t.contains("New player bob"), "{t}");
+    let text = ok(&felt(&db, &["books"], ""));
+    assert!(
+        text.contains("player ann") && text.contains("player bob"),
+        "{text}"
+    );
+    assert!(text.contains("the books balance"), "{text}");
+    assert!(text.contains("2000.20 to player ann"), "{text}");
+}
+
+#[test]
+fn seats_play_as_name_2_and_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let t = ok(&felt(
+        &db,
+        &[
+            "play", "classic", "--seats", "3", "--player", "zoe", "--seed", "1",
+        ],
+        "q\n",
+    ));
+    for n in ["zoe:", "zoe-2:", "zoe-3:"] {
+        assert!(t.contains(&format!("New player {n}")), "{t}");
+    }
+    let v = books_json(&db);
+    assert_eq!(balance(&v, "player", "zoe-3"), "1000.00");
+}
+
+#[test]
+fn history_shows_cards_actions_wagers_results_and_the_seed_only_when_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = shoe_file(dir.path(), "7h Ts 7h 9c 7h");
+    ok(&felt(
+        &db,
+        &[
+            "play",
+            "lucky-7",
+            "--seed",
+            "7",
+            "--shoe",
+            shoe.to_str().unwrap(),
+        ],
+        // Round 1 ends; round 2 is left mid-hand (the input ends).
+        "10\ny\nh\n10\nn\n",
+    ));
+    let t = ok(&felt(&db, &["history", "--last", "5"], ""));
+    let r1 = &t[t.find("Round 1 ").unwrap()..];
+    assert!(r1.contains("finished"), "{t}");
+    assert!(r1.contains("seed SHA-256 "), "{t}");
+    assert!(r1.contains("\n  seed "), "{t}");
+    assert!(
+        r1.contains("cards: seat 1 spot 1 hand 1: 7♥ 7♥ 7♥ | dealer: 10♠ 9♣"),
+        "{t}"
+    );
+    assert!(
+        r1.contains(
+            "actions: seat 1 spot 1 bets 10.00; seat 1 spot 1 side bet #1 1.00; deal; seat 1: hit"
+        ),
+        "{t}"
+    );
+    assert!(
+        r1.contains("wagers: seat 1 spot 1 hand 1 main 10.00; seat 1 spot 1 hand 1 lucky-7 1.00"),
+        "{t}"
+    );
+    assert!(
+        r1.contains("lucky-7 win (three-sevens-suited) +500.00"),
+        "{t}"
+    );
+    assert!(r1.contains("net: player +510.00"), "{t}");
+    let r2 = &t[t.find("Round 2 ").unwrap()..t.find("Round 1 ").unwrap()];
+    assert!(r2.contains("open"), "{t}");
+    assert!(r2.contains("seed: kept secret"), "{t}");
+    assert!(
+        r2.contains("[hole]"),
+        "the hole card of an open round stays hidden: {t}"
+    );
+    // --last 1: only the newest; JSON hides the seed of the open round.
+    let t = ok(&felt(&db, &["history", "--last", "1"], ""));
+    assert!(t.contains("Round 2 ") && !t.contains("Round 1 "), "{t}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["history", "--json"], ""))).unwrap();
+    assert_eq!(v[0]["status"], "open");
+    assert!(v[0]["seed"].is_null());
+    assert_eq!(v[1]["seed"].as_str().unwrap().len(), 64);
+    // The next session completes round 2 where it stopped.
+    let t = ok(&felt(&db, &["play", "lucky-7", "--seed", "7"], "s\nq\n"));
+    assert!(
+        t.contains("Round 2 was interrupted: it resumes where it stopped"),
+        "{t}"
+    );
+    assert!(t.contains("Seat 1 balance:"), "{t}");
+    let t = ok(&felt(&db, &["replay", "2"], ""));
+    assert!(t.contains("identical to the stored log"), "{t}");
+}
+
+#[test]
+fn replay_proves_a_round_and_reports_a_tampered_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = shoe_file(dir.path(), "Qh 5c Kh Ah");
+    ok(&felt(
+        &db,
+        &[
+            "play",
+            "blackjack-bonus",
+            "--seed",
+            "3",
+            "--shoe",
+            shoe.to_str().unwrap(),
+        ],
+        "10\n1\n0\nn\ns\nq\n",
+    ));
+    let t = ok(&felt(&db, &["replay", "1"], ""));
+    assert!(
+        t.contains("Round 1: ") && t.contains("identical to the stored log"),
+        "{t}"
+    );
+
+    // A copy of the books with one stored event changed (a card).
+    let copy = dir.path().join("tampered.db");
+    std::fs::copy(&db, &copy).unwrap();
+    for ext in ["db-wal", "db-shm"] {
+        let from = db.with_extension(ext);
+        if from.exists() {
+            std::fs::copy(&from, copy.with_extension(ext)).unwrap();
+        }
+    }
+    {
+        let c = rusqlite::Connection::open(&copy).unwrap();
+        c.execute_batch("DROP TRIGGER events_append_only_u")
+            .unwrap();
+        let n = c
+            .execute(
+                "UPDATE round_events SET event_json = replace(event_json, '\"rank\":\"Queen\"', \
+                 '\"rank\":\"Jack\"') WHERE round_id = 1 AND seq = (SELECT MIN(seq) FROM \
+                 round_events WHERE round_id = 1 AND event_json LIKE '%\"rank\":\"Queen\"%')",
+                [],
+            )
+            .unwrap();
+        assert_eq!(n, 1, "one event tampered");
+    }
+    let o = felt(&copy, &["replay", "1"], "");
+    assert!(!o.status.success(), "a tampered log must fail: {}", out(&o));
+    let t = out(&o);
+    assert!(t.contains("DIFFERS"), "{t}");
+    assert!(
+        t.contains("stored {") && t.contains("\"Jack\"") && t.contains("\"Queen\""),
+        "{t}"
+    );
+    assert!(err(&o).contains("differ"), "{}", err(&o));
+    // The original is untouched and still proves identical.
+    ok(&felt(&db, &["replay", "--all"], ""));
+    // An unknown round is a clear error.
+    let o = felt(&db, &["replay", "99"], "");
+    assert!(!o.status.success());
+    assert!(err(&o).contains("no round 99"), "{}", err(&o));
+}
+
+#[test]
+fn on_crash_void_voids_the_interrupted_round_and_returns_the_stakes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let classic = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../games/classic.toml"
+    ))
+    .unwrap();
+    let rules = dir.path().join("void.toml");
+    std::fs::write(
+        &rules,
+        classic.replace("[table]", "[table]\non_crash = \"void\""),
+    )
+    .unwrap();
+    let r = rules.to_str().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(["rules", r])
+        .output()
+        .unwrap();
+    let t = ok(&o);
+    assert!(t.contains("interrupted by a crash is void"), "{t}");
+    // Bet 25 and leave mid-hand (the input ends at the decision).
+    let t = ok(&felt(&db, &["play", r, "--seed", "5"], "25\n"));
+    assert!(t.contains("voids it"), "{t}");
+    let v = books_json(&db);
+    assert_eq!(balance(&v, "player", "player"), "975.00");
+    assert_eq!(v["check"]["open_rounds"][0], 1);
+    let t = ok(&felt(&db, &["play", r, "--seed", "6"], "q\n"));
+    assert!(t.contains("Round 1 was interrupted: it is void"), "{t}");
+    let v = books_json(&db);
+    assert_eq!(balance(&v, "player", "player"), "1000.00");
+    assert_eq!(balance(&v, "felt", "classic/player"), "0.00");
+    let h = ok(&felt(&db, &["history"], ""));
+    assert!(
+        h.contains("Round 1  classic  table classic/player  voided"),
+        "{h}"
+    );
+}
+
+#[test]
+fn a_corrupt_file_is_refused_by_play_books_and_history_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let garbage: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
+    std::fs::write(&db, &garbage).unwrap();
+    for args in [
+        &["play", "classic"][..],
+        &["books"][..],
+        &["history"][..],
+        &["replay", "1"][..],
+    ] {
+        let o = felt(&db, args, "10\ns\nq\n");
+        assert!(!o.status.success(), "{args:?}");
+        let e = err(&o);
+        assert!(e.contains("is not a felt database"), "{args:?}: {e}");
+        assert!(e.contains("--db"), "{args:?}: {e}");
+        assert!(!e.contains("panicked"), "{e}");
+    }
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        garbage,
+        "the file is untouched"
+    );
+    // A foreign SQLite database too.
+    let other = dir.path().join("other.db");
+    rusqlite::Connection::open(&other)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');")
+        .unwrap();
+    let o = felt(&other, &["play", "classic"], "q\n");
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("belongs to another program"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "1"],
+        "10\ns\nq\n",
+    ));
+    let before = books_json(&db);
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 99)
+        .unwrap();
+    for args in [&["play", "classic"][..], &["books"][..], &["history"][..]] {
+        let o = felt(&db, args, "q\n");
+        assert!(!o.status.success(), "{args:?}");
+        let e = err(&o);
+        assert!(e.contains("written by a newer felt"), "{args:?}: {e}");
+        assert!(e.contains("schema 99"), "{args:?}: {e}");
+    }
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .pragma_update(None, "user_version", 1)
+        .unwrap();
+    let after = books_json(&db);
+    assert_eq!(before["balances"], after["balances"], "nothing lost");
+}
+
+#[test]
+fn a_locked_database_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    ok(&felt(&db, &["play", "classic", "--seed", "1"], "q\n"));
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let o = felt(&db, &["play", "classic", "--seed", "2"], "10\ns\nq\n");
+    assert!(!o.status.success());
+    let e = err(&o);
+    assert!(e.contains("locked by another process"), "{e}");
+    c.execute_batch("ROLLBACK").unwrap();
+    drop(c);
+    assert_eq!(books_json(&db)["sound"], true);
+}
+
+#[test]
+fn books_without_a_database_says_how_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("none.db");
+    let o = felt(&db, &["books"], "");
+    assert!(!o.status.success());
+    assert!(err(&o).contains("felt play"), "{}", err(&o));
+    assert!(!db.exists(), "books does not create a database");
+}
