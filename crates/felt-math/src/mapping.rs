@@ -42,6 +42,20 @@ pub fn main_game_rules(rules: &Rules, decks: u8) -> MappedRules {
     if rules.insurance().offer != rules::InsuranceOffer::Off || rules.insurance().even_money {
         not_analysed.push("insurance and even money are never taken".to_string());
     }
+    if rules.table().rounding == rules::Rounding::Down {
+        not_analysed.push(
+            "payouts rounded down to a cent (rounding = \"down\") are analysed as exact ratios; \
+             the cents lost to rounding depend on the bet size"
+                .to_string(),
+        );
+    }
+    if rules.table().seats > 1 || rules.table().max_spots_per_player > 1 {
+        not_analysed.push(
+            "figures are per spot; other spots at the table do not change a spot's expected value \
+             off the top (their cards are unseen)"
+                .to_string(),
+        );
+    }
     if !rules.shoe().csm {
         not_analysed.push(format!(
             "figures are off the top of a full shoe; the cut card at {:.0}% (the cut-card effect) \
