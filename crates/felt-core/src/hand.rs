@@ -112,6 +112,12 @@ impl Hand {
         self.hard
     }
 
+    /// Whether the hand holds an ace.
+    #[inline]
+    pub(crate) fn has_ace(&self) -> bool {
+        self.has_ace
+    }
+
     /// Whether an ace counts 11 in the best total.
     #[inline]
     pub fn is_soft(&self) -> bool {

@@ -84,18 +84,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Ok(())
     }
 
-    fn bet<I: Io>(
-        &mut self,
-        seat: u8,
-        spot: u8,
-        amount: Money,
-        io: &mut I,
-    ) -> Result<(), ActionError> {
-        self.betting_open()?;
-        let si = self.spot_index(seat, spot)?;
-        if self.spots[usize::from(si)].nhands != 0 {
-            return Err(ActionError::AlreadyBet { seat, spot });
-        }
+    /// The checks of a main-bet amount against the table (they depend on nothing else).
+    fn check_main_amount(&self, amount: Money) -> Result<(), ActionError> {
         let cfg = &self.table.cfg;
         let l = cfg.main;
         if amount < l.min || amount > l.max {
@@ -119,8 +109,56 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if cfg.surrender != Surrender::None {
             self.check_exact(amount, half, "surrender returns half the bet")?;
         }
+        Ok(())
+    }
+
+    /// The checks of an amount on side bet `bet` against the table.
+    fn check_side_amount(&self, bet: usize, amount: Money) -> Result<(), ActionError> {
+        let b = &self.table.cfg.sides[bet];
+        let l = b.limits;
+        if amount < l.min || amount > l.max {
+            return Err(ActionError::BetOutsideLimits {
+                amount,
+                min: l.min,
+                max: l.max,
+            });
+        }
+        if !amount.is_multiple_of(l.increment) {
+            return Err(ActionError::WrongIncrement {
+                amount,
+                increment: l.increment,
+            });
+        }
+        for line in &b.lines {
+            if let LinePay::Odds(ratio) = line.pay {
+                let p = Payout {
+                    ratio,
+                    basis: line.basis,
+                };
+                self.check_exact(amount, p, "a side-bet line")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn bet<I: Io>(
+        &mut self,
+        seat: u8,
+        spot: u8,
+        amount: Money,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        self.betting_open()?;
+        let si = self.spot_index(seat, spot)?;
+        if self.spots[usize::from(si)].nhands != 0 {
+            return Err(ActionError::AlreadyBet { seat, spot });
+        }
+        if amount != self.verified_main {
+            self.check_main_amount(amount)?;
+        }
         self.check_funds(seat, amount)?;
         // Applied.
+        self.verified_main = amount;
         self.balances[usize::from(seat)] -= amount;
         let i = usize::from(si) * self.mh();
         self.hands[i] = PHand::new(amount);
@@ -158,35 +196,18 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if s.side_state[usize::from(bet)] != SideState::Off {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        let l = b.limits;
-        if amount < l.min || amount > l.max {
-            return Err(ActionError::BetOutsideLimits {
-                amount,
-                min: l.min,
-                max: l.max,
-            });
-        }
-        if !amount.is_multiple_of(l.increment) {
-            return Err(ActionError::WrongIncrement {
-                amount,
-                increment: l.increment,
-            });
-        }
-        for line in &b.lines {
-            if let LinePay::Odds(ratio) = line.pay {
-                let p = Payout {
-                    ratio,
-                    basis: line.basis,
-                };
-                self.check_exact(amount, p, "a side-bet line")?;
-            }
+        let id = b.id;
+        let k = usize::from(bet);
+        if amount != self.verified_side[k] {
+            self.check_side_amount(k, amount)?;
         }
         self.check_funds(seat, amount)?;
-        let id = b.id;
+        self.verified_side[k] = amount;
         self.balances[usize::from(seat)] -= amount;
         let s = &mut self.spots[usize::from(si)];
         s.side[usize::from(bet)] = amount;
         s.side_state[usize::from(bet)] = SideState::Open;
+        self.sides_placed = true;
         io.emit(Event::Moved(Move {
             from: Account::Seat { seat },
             to: Account::Felt,
@@ -238,10 +259,10 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if self.spots.iter().all(|s| s.nhands == 0) {
             return Err(ActionError::NoBets);
         }
-        let cfg = std::sync::Arc::clone(&self.table.cfg);
-        let progressive = cfg.sides.iter().any(|b| b.progressive.is_some());
+        // Only a side bet on the felt can need a meter.
+        let progressive = self.sides_placed && self.table.cfg.any_progressive;
         for s in self.spots.iter().filter(|_| progressive) {
-            for (k, b) in cfg.sides.iter().enumerate() {
+            for (k, b) in self.table.cfg.sides.iter().enumerate() {
                 if let (Some(p), SideState::Open) = (b.progressive, s.side_state[k]) {
                     if io.meter_value(&p.meter).is_none() {
                         return Err(ActionError::MeterMissing { id: p.meter });
@@ -259,8 +280,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         for o in (0..self.order.len()).filter(|_| progressive) {
             let si = self.order[o];
-            for (k, b) in cfg.sides.iter().enumerate() {
-                let Some(p) = b.progressive else { continue };
+            for k in 0..self.table.cfg.sides.len() {
+                let b = &self.table.cfg.sides[k];
+                let (id, Some(p)) = (b.id, b.progressive) else {
+                    continue;
+                };
                 if self.spots[usize::from(si)].side_state[k] == SideState::Off
                     || p.increment == Money::ZERO
                 {
@@ -276,7 +300,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                         to: Account::Meter { id: p.meter },
                         amount: p.increment,
                         at: self.place(si, 0),
-                        bet: BetKind::Side(b.id),
+                        bet: BetKind::Side(id),
                         why: Why::MeterIncrement,
                     }));
                 }
@@ -449,24 +473,71 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
             }
             Stage::Play(o, h) if usize::from(o) < self.order.len() => match self.play_state(o, h) {
-                PlayState::Decide => {
-                    let si = self.order[usize::from(o)];
-                    let (_, afford, double) = self.hand_options(usize::from(si), usize::from(h));
-                    let p = self.place(si, h);
-                    Legal {
-                        turn: Turn::Seat {
-                            seat: p.seat,
-                            spot: p.spot,
-                            hand: h,
-                        },
-                        decisions: afford,
-                        double,
-                        insurance: None,
-                    }
-                }
+                PlayState::Decide => self.legal_play(o, h),
                 _ => none(Turn::Chance),
             },
             _ => none(Turn::Chance),
+        }
+    }
+
+    /// What hand `h` of the `o`-th spot in play may do, when it decides
+    /// ([`PlayState::Decide`]).
+    #[inline]
+    fn legal_play(&self, o: u8, h: u8) -> Legal {
+        let si = self.order[usize::from(o)];
+        let (_, afford, double) = self.hand_options(usize::from(si), usize::from(h));
+        let p = self.place(si, h);
+        Legal {
+            turn: Turn::Seat {
+                seat: p.seat,
+                spot: p.spot,
+                hand: h,
+            },
+            decisions: afford,
+            double,
+            insurance: None,
+        }
+    }
+
+    /// The automated path at `Play(o, h)`, where [`Round::run`] stopped: the hand
+    /// decides (its state is [`PlayState::Decide`]). Asks the strategy and applies its
+    /// decisions until the hand no longer decides, as [`Round::ask`] and
+    /// [`Round::decide_with`] would, one decision at a time.
+    pub(crate) fn play_hand<F, I: Io>(
+        &mut self,
+        o: u8,
+        h: u8,
+        strategy: &mut F,
+        io: &mut I,
+    ) -> Result<(), ActionError>
+    where
+        F: FnMut(&DecisionContext<'_>) -> Decision,
+    {
+        loop {
+            let legal = self.legal_play(o, h);
+            let si = usize::from(self.order[usize::from(o)]);
+            let ph = &self.hands[si * self.mh() + usize::from(h)];
+            let ctx = DecisionContext {
+                at: self.place(si as u8, h),
+                phase: super::Phase::PlayerTurns,
+                cards: ph.hand.cards(),
+                total: ph.hand.total(),
+                soft: ph.hand.is_soft(),
+                up: self.up_card(),
+                stake: ph.stake,
+                hands: self.spots[si].nhands,
+                split: ph.split,
+                legal,
+            };
+            let seat = ctx.at.seat;
+            let d = strategy(&ctx);
+            self.decide_with(seat, d, legal, io)?;
+            // Still this hand's turn only if it decides again (what `normalize` finds).
+            if self.stage != Stage::Play(o, h)
+                || !matches!(self.play_state(o, h), PlayState::Decide)
+            {
+                return Ok(());
+            }
         }
     }
 

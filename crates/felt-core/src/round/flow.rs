@@ -2,7 +2,7 @@
 //! to hand, dealer play and the end. Chance steps live here.
 
 use super::event::{Event, ShuffleWhy, Target};
-use super::{Io, PHand, Place, Round, SideState, Spot, Stage, Status};
+use super::{Io, PHand, Place, Round, SideState, Spot, Stage, Status, MAX_SPOTS};
 use crate::card::{Card, Rank};
 use crate::rules::{InsuranceOffer, Peek, Surrender};
 use rand_core::{CryptoRng, RngCore};
@@ -21,17 +21,13 @@ pub(crate) enum PlayState {
 
 impl<R: RngCore + CryptoRng> Round<R> {
     pub(crate) fn mh(&self) -> usize {
-        usize::from(self.table.cfg.max_hands)
+        usize::from(self.max_hands)
     }
 
     #[inline]
     pub(crate) fn place(&self, spot_index: u8, hand: u8) -> Place {
-        let spots = self.table.cfg.spots;
-        Place {
-            seat: spot_index / spots,
-            spot: spot_index % spots,
-            hand,
-        }
+        let (seat, spot) = self.seat_spot[usize::from(spot_index) % MAX_SPOTS];
+        Place { seat, spot, hand }
     }
 
     #[inline]
@@ -98,36 +94,105 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.dealer.clear();
         self.hole_turned = false;
         self.natural_known = None;
+        self.sides_placed = false;
+        self.insured = false;
         self.stage = Stage::Betting;
     }
 
     /// Deals one card (the rack is reshuffled if the shoe runs out mid-round).
+    #[inline]
     pub(crate) fn draw<I: Io>(&mut self, io: &mut I) -> Option<Card> {
         let was = self.shoe.cut_card_out();
-        let c = match self.shoe.draw() {
-            Some(c) => c,
-            None => {
-                if !self.shoe.reshuffle_discards(&mut self.rng) {
-                    return None;
-                }
-                io.emit(Event::Shuffled {
-                    cards: self.shoe.remaining() as u16,
-                    why: ShuffleWhy::RackReshuffled,
-                });
-                self.shoe.draw()?
-            }
+        let Some(c) = self.shoe.draw() else {
+            return self.draw_reshuffled(was, io);
         };
         if !was && self.shoe.cut_card_out() {
-            io.emit(Event::CutCardOut {
-                position: self.shoe.dealt() as u16 - 1,
-            });
+            self.cut_card_out(io);
+        }
+        Some(c)
+    }
+
+    #[cold]
+    fn cut_card_out<I: Io>(&mut self, io: &mut I) {
+        io.emit(Event::CutCardOut {
+            position: self.shoe.dealt() as u16 - 1,
+        });
+    }
+
+    /// [`Round::draw`] when the undealt cards have run out.
+    #[cold]
+    fn draw_reshuffled<I: Io>(&mut self, was: bool, io: &mut I) -> Option<Card> {
+        if !self.shoe.reshuffle_discards(&mut self.rng) {
+            return None;
+        }
+        io.emit(Event::Shuffled {
+            cards: self.shoe.remaining() as u16,
+            why: ShuffleWhy::RackReshuffled,
+        });
+        let c = self.shoe.draw()?;
+        if !was && self.shoe.cut_card_out() {
+            self.cut_card_out(io);
         }
         Some(c)
     }
 
     pub(crate) fn run<I: Io>(&mut self, io: &mut I) {
         while self.normalize(io) {
-            self.step(io);
+            self.step_run(io);
+        }
+    }
+
+    /// [`Round::step`] for [`Round::run`]: runs on through the chance steps that
+    /// follow one another with nothing to normalize between them (the opening deal and
+    /// the side bets; the hole card, the dealer's cards and the settlement), in the
+    /// order single steps would take.
+    fn step_run<I: Io>(&mut self, io: &mut I) {
+        match self.stage {
+            Stage::Dealing(k) => {
+                self.deal_initial(k, io);
+                while let Stage::Dealing(k) = self.stage {
+                    self.deal_initial(k, io);
+                }
+                if self.stage == Stage::SideBets {
+                    self.settle_initial_side_bets(io);
+                    self.stage = self.after_side_bets();
+                }
+            }
+            Stage::Reveal => {
+                self.reveal(io);
+                if self.stage != Stage::DealerDraw {
+                    return;
+                }
+                // Dealer cards change no player hand: `live_hands` holds throughout.
+                if self.live_hands() {
+                    // The running totals stay in registers: only the cards go to memory.
+                    let (mut hard, mut ace) = (self.dealer.hard_total(), self.dealer.has_ace());
+                    let h17 = self.table.cfg.h17;
+                    loop {
+                        let soft = ace && hard <= 11;
+                        let t = if soft { hard + 10 } else { hard };
+                        if !(t < 17 || (t == 17 && soft && h17)) {
+                            break;
+                        }
+                        let Some(c) = self.draw(io) else {
+                            return self.void(io);
+                        };
+                        if self.dealer.push(c) {
+                            hard = hard.saturating_add(c.value());
+                            ace |= c.rank == Rank::Ace;
+                        }
+                        io.emit(Event::Dealt {
+                            to: Target::Dealer,
+                            card: c,
+                            face_up: true,
+                            side_bet_only: false,
+                        });
+                    }
+                }
+                self.stage = Stage::Settle;
+                self.settle_all(io);
+            }
+            _ => self.step(io),
         }
     }
 
@@ -240,6 +305,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The state of hand `h` of the `o`-th spot in play.
+    #[inline]
     pub(crate) fn play_state(&self, o: u8, h: u8) -> PlayState {
         let cfg = &self.table.cfg;
         let si = usize::from(self.order[usize::from(o)]);
@@ -458,9 +524,10 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Any side bet of the spot waiting for the third card is settled by `card` (L7-4, B7-4).
+    #[inline]
     pub(crate) fn spot_card<I: Io>(&mut self, si: u8, card: Card, io: &mut I) {
         let s = usize::from(si);
-        if !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+        if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
         for k in 0..self.table.cfg.settle_order.len() {
@@ -473,9 +540,10 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// A hand of the spot is finished without a card: a 7s bet still waiting is
     /// paid as two 7s (L7-4).
+    #[inline]
     pub(crate) fn hand_finished<I: Io>(&mut self, si: u8, io: &mut I) {
         let s = usize::from(si);
-        if !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+        if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
         for k in 0..self.table.cfg.settle_order.len() {

@@ -223,7 +223,23 @@ pub struct Round<R> {
     pub(crate) hole_turned: bool,
     /// `Some(true)`: the dealer's natural is known; `Some(false)`: known not to be there.
     pub(crate) natural_known: Option<bool>,
+    /// Whether a side bet was placed this round (if not, no side bet is on the felt).
+    pub(crate) sides_placed: bool,
+    /// Whether insurance was placed this round (if not, none is on the felt).
+    pub(crate) insured: bool,
+    /// The table's hands per spot, kept here: read at every step.
+    pub(crate) max_hands: u8,
+    /// The seat and the seat's spot of each spot index.
+    pub(crate) seat_spot: [(u8, u8); MAX_SPOTS],
+    /// A main-bet amount known to pass the table's checks (limits, increment, exact
+    /// payouts), or -1: the same amount is not checked again.
+    pub(crate) verified_main: Money,
+    /// The same for each side bet.
+    pub(crate) verified_side: [Money; MAX_SIDE_BETS],
 }
+
+/// The most spots at a table (seats times spots per seat).
+pub(crate) const MAX_SPOTS: usize = MAX_SEATS * 7;
 
 impl PartialEq for Table {
     fn eq(&self, other: &Table) -> bool {
@@ -255,6 +271,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
             b[i] = m;
         }
         let nspots = balances.len() * usize::from(cfg.spots);
+        let mut seat_spot = [(0, 0); MAX_SPOTS];
+        for (i, p) in seat_spot.iter_mut().enumerate() {
+            *p = (
+                (i / usize::from(cfg.spots)) as u8,
+                (i % usize::from(cfg.spots)) as u8,
+            );
+        }
         Ok(Round {
             table: table.clone(),
             shoe,
@@ -270,6 +293,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
             dealer: Hand::EMPTY,
             hole_turned: false,
             natural_known: None,
+            sides_placed: false,
+            insured: false,
+            max_hands: cfg.max_hands,
+            seat_spot,
+            verified_main: Money(-1),
+            verified_side: [Money(-1); MAX_SIDE_BETS],
         })
     }
 
@@ -368,8 +397,14 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         loop {
             self.run(&mut io);
-            if self.stage == Stage::Done {
-                return Ok(());
+            match self.stage {
+                Stage::Done => return Ok(()),
+                // `run` stops in the players' turns only where a hand decides.
+                Stage::Play(o, h) if usize::from(o) < self.order.len() => {
+                    self.play_hand(o, h, strategy, &mut io)?;
+                    continue;
+                }
+                _ => {}
             }
             let Some((seat, d, legal)) = self.ask(strategy) else {
                 return Err(ActionError::NoDecisionNow {

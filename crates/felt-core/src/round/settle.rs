@@ -232,6 +232,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             self.rounding(io, at, BetKind::Insurance, 1, 2);
         }
         self.spots[usize::from(si)].insurance = amount;
+        self.insured = true;
         self.mv(
             io,
             Account::Seat { seat: at.seat },
@@ -261,7 +262,14 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Settles every open insurance: won (the dealer has a natural) or lost.
+    #[inline]
     pub(crate) fn settle_insurance<I: Io>(&mut self, win: bool, io: &mut I) {
+        if self.insured {
+            self.settle_insurance_placed(win, io);
+        }
+    }
+
+    fn settle_insurance_placed<I: Io>(&mut self, win: bool, io: &mut I) {
         let pays = self.table.cfg.insurance_pays;
         for o in 0..self.order.len() {
             let si = self.order[o];
@@ -308,8 +316,6 @@ impl<R: RngCore + CryptoRng> Round<R> {
         natural: bool,
         io: &mut I,
     ) {
-        let cfg = self.table.cfg.clone();
-        let bet = &cfg.sides[b];
         let s = usize::from(si);
         let stake = self.spots[s].side[b];
         self.spots[s].side_state[b] = SideState::Off;
@@ -320,8 +326,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
             dealer_natural: natural,
         };
         let at = self.place(si, 0);
-        let kind = BetKind::Side(bet.id);
-        let Some(line) = bet.lines.iter().find(|l| classify(l.hand, &ctx)) else {
+        let bet = &self.table.cfg.sides[b];
+        let (kind, progressive) = (BetKind::Side(bet.id), bet.progressive);
+        let Some(line) = bet.lines.iter().find(|l| classify(l.hand, &ctx)).copied() else {
             return self.settle_stake(io, at, kind, stake, Pay::LOSE, Outcome::Lose, None, None);
         };
         match line.pay {
@@ -344,7 +351,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 );
             }
             LinePay::Meter(percent) => {
-                let Some(prog) = bet.progressive else {
+                let Some(prog) = progressive else {
                     return self.settle_stake(
                         io,
                         at,
@@ -413,15 +420,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Side bets settled right after the initial deal, in the rules file's order with
     /// progressives last (C-5, LL-4, LA-1, L7-5, B7-7); a 7s bet on two 7s waits for
     /// its third card, the Lucky Ladies top line for the hole card.
+    #[inline]
     pub(crate) fn settle_initial_side_bets<I: Io>(&mut self, io: &mut I) {
-        if self.table.cfg.sides.is_empty() {
-            return;
+        if self.sides_placed {
+            self.settle_initial_side_bets_placed(io);
         }
-        let cfg = self.table.cfg.clone();
+    }
+
+    fn settle_initial_side_bets_placed<I: Io>(&mut self, io: &mut I) {
         let possible = self.natural_possible();
-        for &b in &cfg.settle_order {
-            let b = usize::from(b);
-            let bet = &cfg.sides[b];
+        for k in 0..self.table.cfg.settle_order.len() {
+            let b = usize::from(self.table.cfg.settle_order[k]);
+            let bet = &self.table.cfg.sides[b];
+            let (kind, third_card, needs_third, needs_natural) =
+                (bet.kind, bet.third_card, bet.needs_third, bet.needs_natural);
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 let s = usize::from(si);
@@ -429,25 +441,25 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     continue;
                 }
                 let [c1, c2] = self.spots[s].first_two;
-                if bet.kind == SideBetKind::Sevens {
-                    if bet.third_card == ThirdCard::UpCard {
+                if kind == SideBetKind::Sevens {
+                    if third_card == ThirdCard::UpCard {
                         let up = self.up_card();
                         self.settle_side(si, b, Some(up), false, io);
-                    } else if bet.needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
+                    } else if needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
                         self.spots[s].side_state[b] = SideState::AwaitThird;
                     } else {
                         self.settle_side(si, b, None, false, io);
                     }
                     continue;
                 }
-                if bet.needs_natural && possible {
+                if needs_natural && possible {
                     let ctx = HandContext {
                         first_two: [c1, c2],
                         third: None,
                         up: self.up_card(),
                         dealer_natural: true,
                     };
-                    let waits = bet
+                    let waits = self.table.cfg.sides[b]
                         .lines
                         .iter()
                         .any(|l| l.hand.needs_dealer_natural() && classify(l.hand, &ctx));
@@ -462,12 +474,16 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The hole card is known: side bets waiting for it settle (LA-1).
+    #[inline]
     pub(crate) fn settle_awaiting_natural<I: Io>(&mut self, natural: bool, io: &mut I) {
-        if self.table.cfg.sides.is_empty() {
-            return;
+        if self.sides_placed {
+            self.settle_awaiting_natural_placed(natural, io);
         }
-        let cfg = self.table.cfg.clone();
-        for &b in &cfg.settle_order {
+    }
+
+    fn settle_awaiting_natural_placed<I: Io>(&mut self, natural: bool, io: &mut I) {
+        for k in 0..self.table.cfg.settle_order.len() {
+            let b = self.table.cfg.settle_order[k];
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 if self.spots[usize::from(si)].side_state[usize::from(b)] == SideState::AwaitNatural
@@ -478,18 +494,17 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
     }
 
-    /// The dealer has a natural: at the peek (C-6) or found late (LA-3).
-    pub(crate) fn dealer_natural<I: Io>(&mut self, late: bool, io: &mut I) {
-        let cfg = self.table.cfg.clone();
-        self.settle_insurance(true, io);
-        // 7s bets on two 7s: a third card for the bet only (B7-4), or none (L7-3, BB-3).
+    /// The dealer has a natural: the side bets still waiting settle. 7s bets on two
+    /// 7s get a third card for the bet only (B7-4), or none (L7-3, BB-3).
+    fn dealer_natural_side_bets<I: Io>(&mut self, late: bool, io: &mut I) {
+        let nsides = self.table.cfg.sides.len();
         let mut thirds = [None::<Card>; 64];
         if !late {
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 let s = usize::from(si);
-                let wants = cfg.sides.iter().enumerate().any(|(b, bet)| {
-                    bet.third_card_on_dealer_natural
+                let wants = (0..nsides).any(|b| {
+                    self.table.cfg.sides[b].third_card_on_dealer_natural
                         && self.spots[s].side_state[b] == SideState::AwaitThird
                 });
                 if wants {
@@ -509,12 +524,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
             }
         }
-        for &b in &cfg.settle_order {
-            let b = usize::from(b);
+        for k in 0..self.table.cfg.settle_order.len() {
+            let b = usize::from(self.table.cfg.settle_order[k]);
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 if self.spots[usize::from(si)].side_state[b] == SideState::AwaitThird {
-                    let third = if cfg.sides[b].third_card_on_dealer_natural {
+                    let third = if self.table.cfg.sides[b].third_card_on_dealer_natural {
                         thirds.get(o).copied().flatten()
                     } else {
                         None
@@ -524,6 +539,15 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
         }
         self.settle_awaiting_natural(true, io);
+    }
+
+    /// The dealer has a natural: at the peek (C-6) or found late (LA-3).
+    pub(crate) fn dealer_natural<I: Io>(&mut self, late: bool, io: &mut I) {
+        self.settle_insurance(true, io);
+        if self.sides_placed {
+            self.dealer_natural_side_bets(late, io);
+        }
+        let late_natural = self.table.cfg.late_natural;
         let mh = self.mh();
         for o in 0..self.order.len() {
             let si = self.order[o];
@@ -541,7 +565,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
                 if ph.status == Status::Natural {
                     self.end_hand(si, h, Pay::push(ph.stake), Outcome::Push, io);
-                } else if !late || cfg.late_natural == LateNatural::AllBetsLose {
+                } else if !late || late_natural == LateNatural::AllBetsLose {
                     self.end_hand(si, h, Pay::LOSE, Outcome::Lose, io);
                 } else {
                     let total = ph.total_stake();
@@ -603,20 +627,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The shoe ran out with nothing left to reshuffle: every stake still on the felt
     /// goes back and the round ends.
     pub(crate) fn void<I: Io>(&mut self, io: &mut I) {
-        let cfg = self.table.cfg.clone();
         let mh = self.mh();
         for o in 0..self.order.len() {
             let si = self.order[o];
             let s = usize::from(si);
             let at = self.place(si, 0);
-            for (b, bet) in cfg.sides.iter().enumerate() {
+            for b in 0..self.table.cfg.sides.len() {
                 if self.spots[s].side_state[b] != SideState::Off {
                     self.spots[s].side_state[b] = SideState::Off;
                     let stake = self.spots[s].side[b];
+                    let id = self.table.cfg.sides[b].id;
                     self.settle_stake(
                         io,
                         at,
-                        BetKind::Side(bet.id),
+                        BetKind::Side(id),
                         stake,
                         Pay::push(stake),
                         Outcome::Returned,

@@ -127,6 +127,8 @@ pub(crate) struct Config {
     pub sides: Vec<SideBet>,
     /// Side-bet indices in settlement order: optional wagers first, progressives last (B7-7).
     pub settle_order: Vec<u8>,
+    /// Whether any side bet has a progressive meter.
+    pub any_progressive: bool,
 }
 
 /// An immutable table built from validated rules; it creates rounds. Cheap to clone.
@@ -220,6 +222,7 @@ impl Table {
             exact: t.rounding == Rounding::Exact,
             main: m.limits(),
             blackjack: m.blackjack_payout(),
+            any_progressive: sides.iter().any(|b| b.progressive.is_some()),
             sides,
             settle_order,
         };
