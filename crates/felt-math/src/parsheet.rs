@@ -14,10 +14,10 @@ pub enum ParSheetError {
     #[error("{0} decks: the analysis takes 1 to 8")]
     Decks(u8),
     /// The main-game analysis refused the rules.
-    #[error("main game: {0}")]
+    #[error("main game")]
     Main(#[from] MainGameError),
     /// A side bet's analysis refused the rules.
-    #[error("side bet: {0}")]
+    #[error("side bet")]
     SideBet(#[from] SideBetError),
 }
 

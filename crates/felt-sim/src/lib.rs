@@ -13,7 +13,7 @@ pub mod sim;
 pub mod stats;
 pub mod strategy;
 
-pub use runner::CHUNK_ROUNDS;
+pub use runner::{CHUNK_ROUNDS, MAX_THREADS};
 pub use sim::{
     simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
     SideBetReport, SimError, SimOptions, SimReport, Simulator,

@@ -9,11 +9,14 @@ use rayon::prelude::*;
 /// Rounds per chunk: the unit of work and of reproducibility.
 pub const CHUNK_ROUNDS: u64 = 1 << 16;
 
+/// The most worker threads a run may ask for.
+pub const MAX_THREADS: usize = 1024;
+
 /// Why a simulation could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
     /// The thread pool could not be built.
-    #[error("cannot start {threads} worker threads: {source}")]
+    #[error("cannot start {threads} worker threads")]
     ThreadPool {
         /// Threads asked for.
         threads: usize,
@@ -30,14 +33,22 @@ pub fn chunk_rng(seed: u64, index: u64) -> ChaCha8Rng {
     rng
 }
 
-/// The sizes of the chunks of a run of `rounds` rounds.
-pub fn chunk_sizes(rounds: u64) -> impl Iterator<Item = u64> {
-    let full = rounds / CHUNK_ROUNDS;
-    let rest = rounds % CHUNK_ROUNDS;
-    (0..full)
-        .map(|_| CHUNK_ROUNDS)
-        .chain((rest > 0).then_some(rest))
+/// The number of chunks of a run of `rounds` rounds.
+pub fn chunk_count(rounds: u64) -> u64 {
+    rounds.div_ceil(CHUNK_ROUNDS)
 }
+
+/// The rounds of chunk `index` of a run of `rounds` rounds (the last one may be short).
+pub fn chunk_len(rounds: u64, index: u64) -> u64 {
+    rounds
+        .saturating_sub(index.saturating_mul(CHUNK_ROUNDS))
+        .min(CHUNK_ROUNDS)
+}
+
+/// Chunks each thread is given per batch. Chunks run batch by batch and each batch's
+/// results are merged before the next starts, so memory stays bounded whatever the
+/// number of rounds.
+const BATCH_CHUNKS_PER_THREAD: u64 = 16;
 
 /// Runs `work(chunk_index, rounds, rng)` for every chunk on `threads` threads and
 /// merges the results in chunk order. `progress(rounds)` is called after each chunk.
@@ -60,29 +71,35 @@ where
         .num_threads(threads)
         .build()
         .map_err(|source| RunError::ThreadPool { threads, source })?;
-    let chunks: Vec<(u64, u64)> = chunk_sizes(rounds)
-        .enumerate()
-        .map(|(i, n)| (i as u64, n))
-        .collect();
-    let results: Vec<A> = pool.install(|| {
-        chunks
-            .par_iter()
-            .map(|&(i, n)| {
-                let mut rng = chunk_rng(seed, i);
-                let a = work(i, n, &mut rng);
-                progress(n);
-                a
-            })
-            .collect()
-    });
-    let mut it = results.into_iter();
-    let Some(mut total) = it.next() else {
-        return Ok(None);
-    };
-    for a in it {
-        merge(&mut total, a);
+    let chunks = chunk_count(rounds);
+    let batch = u64::try_from(threads)
+        .unwrap_or(u64::MAX)
+        .saturating_mul(BATCH_CHUNKS_PER_THREAD);
+    let mut total: Option<A> = None;
+    let mut start = 0;
+    while start < chunks {
+        let end = start.saturating_add(batch).min(chunks);
+        let results: Vec<A> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    let n = chunk_len(rounds, i);
+                    let mut rng = chunk_rng(seed, i);
+                    let a = work(i, n, &mut rng);
+                    progress(n);
+                    a
+                })
+                .collect()
+        });
+        for a in results {
+            match total.as_mut() {
+                Some(t) => merge(t, a),
+                None => total = Some(a),
+            }
+        }
+        start = end;
     }
-    Ok(Some(total))
+    Ok(total)
 }
 
 #[cfg(test)]
@@ -106,10 +123,25 @@ mod tests {
 
     #[test]
     fn chunks_cover_every_round() {
-        assert_eq!(chunk_sizes(0).count(), 0);
+        assert_eq!(chunk_count(0), 0);
+        let rounds = CHUNK_ROUNDS * 2 + 1;
+        assert_eq!(chunk_count(rounds), 3);
+        let lens: Vec<u64> = (0..3).map(|i| chunk_len(rounds, i)).collect();
+        assert_eq!(lens, [CHUNK_ROUNDS, CHUNK_ROUNDS, 1]);
+        assert_eq!(chunk_count(u64::MAX), u64::MAX / CHUNK_ROUNDS + 1);
         assert_eq!(
-            chunk_sizes(CHUNK_ROUNDS * 2 + 1).sum::<u64>(),
-            CHUNK_ROUNDS * 2 + 1
+            chunk_len(u64::MAX, u64::MAX / CHUNK_ROUNDS),
+            CHUNK_ROUNDS - 1
         );
+    }
+
+    #[test]
+    fn batches_merge_in_chunk_order() {
+        // More chunks than one batch holds: the merge still sees them in order.
+        let chunks = 2 * BATCH_CHUNKS_PER_THREAD + 3;
+        let work = |i: u64, _n: u64, _rng: &mut ChaCha8Rng| vec![i];
+        let merge = |a: &mut Vec<u64>, b: Vec<u64>| a.extend(b);
+        let got = run_chunks(chunks * CHUNK_ROUNDS, 1, 1, work, merge, |_| {}).unwrap();
+        assert_eq!(got, Some((0..chunks).collect::<Vec<_>>()));
     }
 }

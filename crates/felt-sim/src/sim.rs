@@ -12,7 +12,7 @@
 //! order. So the same seed and options give bit-identical figures whatever the number
 //! of threads; only the timings differ.
 
-use crate::runner::{run_chunks, RunError};
+use crate::runner::{run_chunks, RunError, MAX_THREADS};
 use crate::stats::{BetAccumulator, BetSummary};
 use crate::strategy::{StrategyKind, StrategyTable};
 use felt_core::id::ShortId;
@@ -106,19 +106,19 @@ pub enum SimError {
     #[error("{0}")]
     Options(String),
     /// The rules after the overrides do not validate.
-    #[error("the rules with the simulation's overrides are not valid: {0}")]
+    #[error("the rules with the simulation's overrides are not valid")]
     Rules(#[from] RulesError),
     /// The engine refused the table.
-    #[error("the engine cannot set up the table: {0}")]
+    #[error("the engine cannot set up the table")]
     Table(#[from] TableError),
     /// The main game's analysis failed (no strategy).
-    #[error("the main game cannot be analysed (no strategy to play): {0}")]
+    #[error("the main game cannot be analysed (no strategy to play)")]
     Analysis(#[from] MainGameError),
     /// A side bet's exact analysis failed.
-    #[error("a side bet cannot be analysed: {0}")]
+    #[error("a side bet cannot be analysed")]
     SideBet(#[from] SideBetError),
     /// The engine refused an action of the simulated players.
-    #[error("the engine refused the simulated player's action: {0}")]
+    #[error("the engine refused the simulated player's action")]
     Engine(#[from] ActionError),
     /// The worker threads could not start.
     #[error(transparent)]
@@ -603,6 +603,12 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
             opts.spots
         )));
     }
+    if opts.threads > MAX_THREADS {
+        return Err(SimError::Options(format!(
+            "threads must be 1 to {MAX_THREADS} (or 0 for every core), not {}",
+            opts.threads
+        )));
+    }
     let threads = if opts.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -794,7 +800,7 @@ fn run(sim: &Simulator) -> Result<SimReport, SimError> {
         doubles: freq(t.doubles, hands),
         splits: freq(t.splits, hands),
     };
-    let wagers = opts.rounds * nspots;
+    let wagers = opts.rounds.saturating_mul(nspots);
     let mut side_bets = Vec::new();
     for (b, acc) in t.sides.iter().enumerate() {
         let bet = &sb[b];

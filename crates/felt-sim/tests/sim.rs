@@ -160,6 +160,10 @@ fn options_out_of_range_are_refused() {
             decks: Some(9),
             ..base.clone()
         },
+        SimOptions {
+            threads: felt_sim::MAX_THREADS + 1,
+            ..base.clone()
+        },
     ] {
         assert!(simulate(&rules, &bad).is_err(), "{bad:?}");
     }

@@ -68,9 +68,9 @@ pub mod sqlite;
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use model::{
-    seed_hash, Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind,
-    MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord, StepWrite,
-    MAX_NAME_LEN, RECENT_AWARDS,
+    seed_hash, validate_name, Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement,
+    MovementKind, MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord,
+    StepWrite, MAX_NAME_LEN, RECENT_AWARDS,
 };
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};

@@ -107,7 +107,9 @@ impl fmt::Display for Account {
     }
 }
 
-pub(crate) fn validate_name(what: &str, name: &str) -> Result<()> {
+/// Checks a name the books would store (`what` names its kind in the error: "player",
+/// "table", ...): not blank, at most [`MAX_NAME_LEN`] bytes, no control characters.
+pub fn validate_name(what: &str, name: &str) -> Result<()> {
     if name.trim().is_empty() {
         return Err(StoreError::InvalidInput(format!(
             "a {what} name cannot be empty"

@@ -315,6 +315,16 @@ fn on_crash_void_voids_the_interrupted_round_and_returns_the_stakes() {
         h.contains("Round 1  classic  table classic/player  voided"),
         "{h}"
     );
+    // A voided round is over: its seed is shown, so its shuffle can be checked.
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["history", "--json"], ""))).unwrap();
+    let voided = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["status"] == "voided")
+        .expect("the voided round is listed");
+    assert_eq!(voided["seed"].as_str().map(str::len), Some(64), "{voided}");
 }
 
 #[test]

@@ -197,3 +197,19 @@ fn play_writes_the_event_log_as_json_lines() {
         .filter(|e| e["event"] == "moved")
         .all(|e| e["from"] != e["to"]));
 }
+
+#[test]
+fn play_after_a_split_names_the_first_hand_too() {
+    let (t, _) = play_with_shoe(
+        "classic",
+        "8h 8c 8d 9s 3c 3d 5h Tc",
+        &[],
+        "10\np\ns\ns\nq\n",
+    );
+    assert!(
+        t.contains("Seat 1: [h]it, [s]tand, [d]ouble 10.00, s[p]lit?"),
+        "{t}"
+    );
+    assert!(t.contains("Seat 1 hand 1: [h]it"), "{t}");
+    assert!(t.contains("Seat 1 hand 2: [h]it"), "{t}");
+}

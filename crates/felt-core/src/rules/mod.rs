@@ -14,6 +14,10 @@ use crate::money::{Basis, Money, Payout, Ratio};
 use crate::sidebet::{HandName, SideBetKind};
 use serde::{Deserialize, Serialize};
 
+/// The penetrations a rules file may give: the fraction of the shoe dealt before the
+/// cut card.
+pub const PENETRATION: std::ops::RangeInclusive<f64> = 0.1..=0.95;
+
 /// A validated game: only [`Rules::from_toml`] (or [`Rules::preset`]) makes one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rules {

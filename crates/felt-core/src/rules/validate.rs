@@ -22,10 +22,15 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
             format!("{} decks: 1 to 8 are allowed", s.decks),
         );
     }
-    if !(s.penetration.is_finite() && (0.1..=0.95).contains(&s.penetration)) {
+    if !(s.penetration.is_finite() && super::PENETRATION.contains(&s.penetration)) {
         return refuse(
             "shoe.penetration",
-            format!("penetration {} must be between 0.1 and 0.95", s.penetration),
+            format!(
+                "penetration {} must be between {} and {}",
+                s.penetration,
+                super::PENETRATION.start(),
+                super::PENETRATION.end()
+            ),
         );
     }
     if s.burn > 10 {

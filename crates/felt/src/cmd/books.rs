@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Result};
 use felt_store::{SqliteStore, Store};
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Arguments of `felt books`.
@@ -32,6 +33,7 @@ pub fn open_books(db: Option<&std::path::Path>) -> Result<SqliteStore> {
 
 /// Prints the books.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let store = open_books(a.db.as_deref())?;
     let balances = store.balances()?;
     let meters = store.meters()?;
@@ -44,39 +46,41 @@ pub fn run(a: &Args) -> Result<()> {
             "meters": meters,
             "check": report,
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        println!("Books: {}", store.path().display());
-        println!();
-        println!("Balances");
+        writeln!(out, "Books: {}", store.path().display())?;
+        writeln!(out)?;
+        writeln!(out, "Balances")?;
         for b in &balances {
-            println!(
+            writeln!(
+                out,
                 "  {:<40} {:>16}",
                 b.account.to_string(),
                 b.balance.to_string()
-            );
+            )?;
         }
         if !meters.is_empty() {
-            println!();
-            println!("Progressive meters");
+            writeln!(out)?;
+            writeln!(out, "Progressive meters")?;
             for m in &meters {
-                println!(
+                writeln!(
+                    out,
                     "  {}: {} (reset {}; funded {} + contributions {} - awards {})",
                     m.id, m.amount, m.reset, m.seeded, m.contributions, m.awards
-                );
+                )?;
                 if m.recent_awards.is_empty() {
-                    println!("    no award yet");
+                    writeln!(out, "    no award yet")?;
                 }
                 for w in &m.recent_awards {
                     let round = w.round.map_or(String::new(), |r| format!(" in round {r}"));
-                    println!("    {} to {}{round} at {}", w.amount, w.to, w.at);
+                    writeln!(out, "    {} to {}{round} at {}", w.amount, w.to, w.at)?;
                 }
             }
         }
-        println!();
-        println!("Check");
+        writeln!(out)?;
+        writeln!(out, "Check")?;
         for line in report.to_string().lines() {
-            println!("  {line}");
+            writeln!(out, "  {line}")?;
         }
     }
     if !report.is_sound() {

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use felt_math::parsheet::{par_sheet, ParSheet};
 use std::fmt::Write;
+use std::io::Write as _;
 
 /// Arguments of `felt edge`.
 #[derive(Debug, clap::Args)]
@@ -22,12 +23,13 @@ pub struct Args {
 
 /// Prints the par sheet.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
     let sheet = par_sheet(&rules, a.decks, a.meter)?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&sheet)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&sheet)?)?;
     } else {
-        print!("{}", render(&rules, &sheet));
+        write!(out, "{}", render(&rules, &sheet))?;
     }
     Ok(())
 }

@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 use felt_core::presets;
+use std::io::Write as _;
 
 /// Prints each preset's name, title and side bets.
 pub fn run() -> Result<()> {
+    let mut out = std::io::stdout().lock();
     for name in presets::names() {
         let r = crate::game_arg::load_game(name)?;
         let bets: Vec<&str> = r.side_bets().iter().map(|b| b.id.as_str()).collect();
@@ -13,9 +15,12 @@ pub fn run() -> Result<()> {
         } else {
             format!("side bets: {}", bets.join(", "))
         };
-        println!("{name:<16} {:<30} {bets}", r.game().name);
+        writeln!(out, "{name:<16} {:<30} {bets}", r.game().name)?;
     }
-    println!();
-    println!("`felt rules NAME` prints a game's rules; copy games/NAME.toml to make your own.");
+    writeln!(out)?;
+    writeln!(
+        out,
+        "`felt rules NAME` prints a game's rules; copy games/NAME.toml to make your own."
+    )?;
     Ok(())
 }

@@ -1,18 +1,19 @@
 //! `felt history [--last N]`: past rounds, newest first, with their cards, actions,
 //! wagers and results. Each shows the SHA-256 of its shuffle seed (written before the
-//! first card); the seed itself only once the round has finished.
+//! first card); the seed itself only once the round is over (finished or voided).
 
 use crate::play::journal::{setup_of, StepAction};
 use anyhow::Result;
 use felt_core::{Action, Card, Decision, Money};
 use felt_store::{RoundRecord, RoundStatus, Store};
 use serde_json::Value;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Arguments of `felt history`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// How many rounds (the newest).
+    /// How many rounds (the newest), 1 or more.
     #[arg(long, default_value_t = 20)]
     pub last: usize,
     /// Print JSON instead of text.
@@ -26,21 +27,23 @@ pub struct Args {
 
 /// Lists the rounds.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    anyhow::ensure!(a.last > 0, "--last 0: give 1 or more rounds");
     let store = crate::cmd::books::open_books(a.db.as_deref())?;
     let rounds = store.history(a.last)?;
     if a.json {
         let v: Vec<Value> = rounds.iter().map(round_json).collect();
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(());
     }
     if rounds.is_empty() {
-        println!("No round in the books yet.");
+        writeln!(out, "No round in the books yet.")?;
     }
     for r in &rounds {
         for line in round_lines(r) {
-            println!("{line}");
+            writeln!(out, "{line}")?;
         }
-        println!();
+        writeln!(out)?;
     }
     Ok(())
 }
@@ -49,9 +52,9 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// The seed as shown: only for finished rounds.
+/// The seed as shown: only once the round is over (finished or voided).
 fn shown_seed(r: &RoundRecord) -> Option<String> {
-    (r.status == RoundStatus::Finished).then(|| hex(&r.seed))
+    (r.status != RoundStatus::Open).then(|| hex(&r.seed))
 }
 
 fn round_json(r: &RoundRecord) -> Value {

@@ -5,6 +5,7 @@
 use crate::play::journal;
 use anyhow::{bail, Result};
 use felt_store::{RoundId, RoundRecord, RoundStatus, Store};
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Arguments of `felt replay`.
@@ -28,6 +29,7 @@ pub struct Args {
 
 /// Replays and reports.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let store = crate::cmd::books::open_books(a.db.as_deref())?;
     let rounds: Vec<RoundRecord> = if a.all {
         let mut v = store.history(usize::MAX)?;
@@ -51,7 +53,8 @@ pub fn run(a: &Args) -> Result<()> {
         };
         if r.differences.is_empty() {
             if !a.all {
-                println!(
+                writeln!(
+                    out,
                     "Round {}{what}: {} steps replayed from its stored seed (SHA-256 {}) and \
                      actions: identical to the stored log ({} events, {} movements{}).",
                     rec.id,
@@ -64,26 +67,28 @@ pub fn run(a: &Args) -> Result<()> {
                     } else {
                         ""
                     }
-                );
+                )?;
             }
         } else {
             bad += 1;
-            println!(
+            writeln!(
+                out,
                 "Round {}{what}: the replay DIFFERS from the stored log:",
                 rec.id
-            );
+            )?;
             for d in &r.differences {
-                println!("  - {d}");
+                writeln!(out, "  - {d}")?;
             }
         }
     }
     if a.all {
-        println!(
+        writeln!(
+            out,
             "{} rounds replayed: {} identical to their stored log, {} differ.",
             rounds.len(),
             rounds.len() - bad,
             bad
-        );
+        )?;
     }
     if bad > 0 {
         bail!("{bad} round(s) differ from their stored log");

@@ -1,6 +1,7 @@
 //! `felt rules NAME|FILE`: the rules card.
 
 use anyhow::Result;
+use std::io::Write as _;
 
 /// Arguments of `felt rules`.
 #[derive(Debug, clap::Args)]
@@ -11,7 +12,8 @@ pub struct Args {
 
 /// Prints the rules card.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
-    print!("{}", felt_core::rules::rules_card(&rules));
+    write!(out, "{}", felt_core::rules::rules_card(&rules))?;
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! reproducible from the seed.
 
 use anyhow::{bail, Result};
-use felt_sim::{report, simulate, SimOptions, StrategyKind};
+use felt_sim::{report, simulate, SimOptions, StrategyKind, MAX_THREADS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use std::io::IsTerminal;
+use std::io::Write as _;
 use std::sync::Arc;
 
 /// Arguments of `felt sim`.
@@ -20,7 +21,7 @@ pub struct Args {
     /// The same seed gives the same figures whatever the thread count.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Worker threads (default: every available core).
+    /// Worker threads, 1 to 1024 (default: every available core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Betting spots each seat plays (1 to the table's spots per player).
@@ -52,14 +53,15 @@ pub struct Args {
 
 /// Runs the simulation and prints the report.
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
     if a.rounds == 0 {
         bail!("--rounds must be at least 1");
     }
-    let penetration = match a.penetration {
-        Some(p) if p > 1.0 && p <= 100.0 => Some(p / 100.0),
-        p => p,
-    };
+    if let Some(t) = a.threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
+        bail!("--threads {t}: give 1 to {MAX_THREADS}, or leave it out to use every core");
+    }
+    let penetration = a.penetration.map(penetration_fraction).transpose()?;
     let seed = match a.seed {
         Some(s) => s,
         None => {
@@ -99,9 +101,27 @@ pub fn run(a: &Args) -> Result<()> {
     }
     let r = result?;
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&r)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
     } else {
-        print!("{}", report::text(&r));
+        write!(out, "{}", report::text(&r))?;
     }
     Ok(())
+}
+
+/// `--penetration` as a fraction of the shoe: a fraction (0.75) is taken as it is, a
+/// percentage (75) is divided by 100.
+fn penetration_fraction(p: f64) -> Result<f64> {
+    let fraction = if p > 1.0 && p <= 100.0 { p / 100.0 } else { p };
+    let allowed = felt_core::rules::PENETRATION;
+    if !(fraction.is_finite() && allowed.contains(&fraction)) {
+        bail!(
+            "--penetration {p}: give the part of the shoe dealt before the cut card, \
+             a fraction from {} to {} or a percentage from {} to {}",
+            allowed.start(),
+            allowed.end(),
+            allowed.start() * 100.0,
+            allowed.end() * 100.0
+        );
+    }
+    Ok(fraction)
 }

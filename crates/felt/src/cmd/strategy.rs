@@ -3,6 +3,7 @@
 use anyhow::Result;
 use felt_math::main_game::{analyse, Cell, HandKind};
 use felt_math::mapping::main_game_rules;
+use std::io::Write as _;
 
 /// Arguments of `felt strategy`.
 #[derive(Debug, clap::Args)]
@@ -19,20 +20,22 @@ pub struct Args {
 
 /// Prints the chart (and the EVs with `--ev`).
 pub fn run(a: &Args) -> Result<()> {
+    let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
     let decks = a.decks.unwrap_or(rules.shoe().decks);
     anyhow::ensure!((1..=8).contains(&decks), "--decks {decks}: 1 to 8");
     let mapped = main_game_rules(&rules, decks);
     let analysis = analyse(&mapped.main)?;
-    println!(
+    writeln!(
+        out,
         "Basic strategy for {} ({} deck(s)), computed from the rules",
         rules.game().name,
         decks
-    );
-    print!("{}", analysis.basic_strategy.to_chart());
+    )?;
+    write!(out, "{}", analysis.basic_strategy.to_chart())?;
     if a.ev {
-        println!();
-        println!("Cell EVs per unit bet, up cards 2..10, A; S stand, H hit, D double, P split, R surrender:");
+        writeln!(out)?;
+        writeln!(out, "Cell EVs per unit bet, up cards 2..10, A; S stand, H hit, D double, P split, R surrender:")?;
         for kind in [HandKind::Hard, HandKind::Soft, HandKind::Pair] {
             let range: Vec<u8> = match kind {
                 HandKind::Hard => (5..=20).collect(),
@@ -45,7 +48,7 @@ pub fn run(a: &Args) -> Result<()> {
                     let cell = analysis.basic_strategy.cell(kind, t, up)?;
                     row.push_str(&format!(" {}", cell_ev_text(cell)));
                 }
-                println!("{row}");
+                writeln!(out, "{row}")?;
             }
         }
     }

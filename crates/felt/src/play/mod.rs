@@ -23,7 +23,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use render::Names;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `felt play`.
 #[derive(Debug, clap::Args)]
@@ -105,19 +105,20 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         !matches!(a.deposit, Some(d) if d < Money::ZERO),
         "--deposit cannot be negative"
     );
-    let path = felt_store::resolve_db_path(a.db.as_deref())?;
-    let mut store = SqliteStore::open(&path)?;
-    let table_id = format!("{}/{}", rules.game().id, a.player);
-    let ctx = Ctx::new(rules, &a.game, table_id)?;
-    let rules = &ctx.rules;
-    for (m, reset) in &ctx.meters {
-        store.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
-    }
+    // Every argument is checked, and the shoe file read, before the books are touched:
+    // a bad one is refused and changes nothing.
     let players = seat_names(&a.player, a.seats);
-    let known: Vec<Account> = store.balances()?.into_iter().map(|b| b.account).collect();
-
+    let table_id = format!("{}/{}", rules.game().id, a.player);
+    for name in &players {
+        felt_store::validate_name("player", name).context("--player")?;
+    }
+    felt_store::validate_name("table", &table_id).context("--player")?;
     let seed = a.seed.unwrap_or_else(rand::random);
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let stacked = match &a.shoe {
+        Some(path) => Some(stacked_shoe(path, &rules, &mut rng)?),
+        None => None,
+    };
     let mut events_out = match &a.events {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p)
@@ -125,6 +126,14 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         )),
         None => None,
     };
+    let path = felt_store::resolve_db_path(a.db.as_deref())?;
+    let mut store = SqliteStore::open(&path)?;
+    let ctx = Ctx::new(rules, &a.game, table_id)?;
+    let rules = &ctx.rules;
+    for (m, reset) in &ctx.meters {
+        store.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
+    }
+    let known: Vec<Account> = store.balances()?.into_iter().map(|b| b.account).collect();
     let mut p = Prompter::new(input, out, echo);
     p.say(format!("{} - seed {seed}", rules.game().name));
     p.say("`felt rules` prints the rules card. Answer q to leave the table.");
@@ -169,17 +178,8 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         }
     }
 
-    let mut shoe = match &a.shoe {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the shoe file {}", path.display()))?;
-            let first = card::parse_cards(&text)
-                .with_context(|| format!("in the shoe file {}", path.display()))?;
-            let mut s = Shoe::stacked(rules.shoe().decks, &first, &mut rng)
-                .with_context(|| format!("in the shoe file {}", path.display()))?;
-            s.set_penetration(rules.shoe().penetration);
-            s
-        }
+    let mut shoe = match stacked {
+        Some(s) => s,
         None => match store.shoe(&ctx.table_id)? {
             None => ctx.table.new_shoe(),
             Some(bytes) => match Shoe::from_bytes(&bytes) {
@@ -223,6 +223,18 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         }
     }
     leave(&mut p, &mut store, &players, &mut events_out)
+}
+
+/// The shoe of `--shoe FILE`: the file's cards first, in order, then the shuffled rest.
+fn stacked_shoe(path: &Path, rules: &Rules, rng: &mut ChaCha20Rng) -> Result<Shoe> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the shoe file {}", path.display()))?;
+    let first =
+        card::parse_cards(&text).with_context(|| format!("in the shoe file {}", path.display()))?;
+    let mut s = Shoe::stacked(rules.shoe().decks, &first, rng)
+        .with_context(|| format!("in the shoe file {}", path.display()))?;
+    s.set_penetration(rules.shoe().penetration);
+    Ok(s)
 }
 
 fn leave<R: BufRead, W: Write>(
@@ -537,10 +549,17 @@ impl Session<'_> {
                     Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
                     Stepped::Refused(e) => p.say(format!("  ! {e}")),
                 },
-                Turn::Seat { seat, .. } => {
-                    for l in render::table_lines(&live.engine.view(seat), &names) {
+                Turn::Seat { seat, spot, hand } => {
+                    let view = live.engine.view(seat);
+                    for l in render::table_lines(&view, &names) {
                         p.say(l);
                     }
+                    // After a split every hand of the spot is named, the first one too.
+                    let split = view
+                        .spots
+                        .iter()
+                        .any(|s| s.seat == seat && s.spot == spot && s.hands.len() > 1);
+                    let who = names.place(felt_core::round::Place { seat, spot, hand }, split);
                     let menu = choice_menu(&legal);
                     use felt_core::round::Decisions as D;
                     let offer = if legal.decisions.contains(D::EVEN_MONEY) {
@@ -552,7 +571,7 @@ impl Session<'_> {
                     } else {
                         ""
                     };
-                    let q = format!("{}: {offer}{}?", place_of(&names, &legal), menu);
+                    let q = format!("{who}: {offer}{menu}?");
                     let decision = match p.ask(&q, |s| parse_decision(s, &legal)) {
                         Answer::Quit => return Ok(false),
                         Answer::Value(d) => d,
@@ -564,15 +583,6 @@ impl Session<'_> {
                 }
             }
         }
-    }
-}
-
-fn place_of(names: &Names<'_>, legal: &felt_core::Legal) -> String {
-    match legal.turn {
-        Turn::Seat { seat, spot, hand } => {
-            names.place(felt_core::round::Place { seat, spot, hand }, hand > 0)
-        }
-        _ => String::new(),
     }
 }
 

@@ -1,0 +1,176 @@
+//! Bad options and files end to end: each is refused with a clear message naming the
+//! option, a non-zero exit, and no change to the books.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn felt(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(args)
+        .env("FELT_DB", "/nonexistent/felt-tests-must-pass---db.db")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("felt runs");
+    // The child may stop reading early (an error at start-up): ignore a broken pipe.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("felt ends")
+}
+
+/// Runs felt, expects a refusal, and returns its message.
+fn refused(args: &[&str]) -> String {
+    let o = felt(args, "q\n");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    err
+}
+
+fn books(db: &Path) -> String {
+    let o = felt(&["books", "--json", "--db", db.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn sim_refuses_out_of_range_options_naming_the_option() {
+    let sim = |extra: &[&str]| {
+        let mut args = vec!["sim", "classic", "--rounds", "1000", "--seed", "1"];
+        args.extend_from_slice(extra);
+        refused(&args)
+    };
+    for t in ["0", "1025", "100000"] {
+        let e = sim(&["--threads", t]);
+        assert!(e.contains(&format!("--threads {t}: give 1 to 1024")), "{e}");
+    }
+    for p in ["2", "0", "101", "NaN", "inf", "0.05", "-0.5"] {
+        let e = sim(&[&format!("--penetration={p}")]);
+        assert!(
+            e.contains("--penetration") && e.contains("a fraction from 0.1 to 0.95"),
+            "{p}: {e}"
+        );
+    }
+    let e = refused(&["sim", "classic", "--rounds", "0"]);
+    assert!(e.contains("--rounds must be at least 1"), "{e}");
+}
+
+#[test]
+fn sim_takes_a_penetration_as_a_fraction_or_a_percentage() {
+    for p in ["0.8", "80"] {
+        let o = felt(
+            &[
+                "sim",
+                "classic",
+                "--rounds",
+                "2000",
+                "--seed",
+                "1",
+                "--threads",
+                "1",
+                "--penetration",
+                p,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+#[test]
+fn an_error_with_a_cause_says_it_once() {
+    let e = refused(&["edge", "blazing-7s", "--meter", "NaN"]);
+    assert_eq!(
+        e.matches("the meter must be a finite amount").count(),
+        1,
+        "{e}"
+    );
+    let e = refused(&["sim", "classic", "--rounds", "10", "--decks", "9"]);
+    assert_eq!(e.matches("9 decks: 1 to 8 are allowed").count(), 1, "{e}");
+}
+
+#[test]
+fn history_refuses_last_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let e = refused(&["history", "--last", "0", "--db", db.to_str().unwrap()]);
+    assert!(e.contains("--last 0: give 1 or more"), "{e}");
+}
+
+#[test]
+fn play_with_a_bad_shoe_file_or_name_changes_nothing_in_the_books() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let db_arg = db.to_str().unwrap();
+    let bad_shoe = dir.path().join("shoe.txt");
+    std::fs::write(&bad_shoe, "7h Zz").unwrap();
+    let shoe_arg = bad_shoe.to_str().unwrap();
+
+    // On books that do not exist yet: they are not even created.
+    let e = refused(&["play", "classic", "--db", db_arg, "--shoe", shoe_arg]);
+    assert!(e.contains("`Zz` is not a card"), "{e}");
+    assert!(!db.exists(), "the books were created for a refused session");
+
+    // On books that hold a player: no deposit, no new player, no meter.
+    let o = felt(&["play", "classic", "--db", db_arg], "q\n");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = books(&db);
+    let e = refused(&[
+        "play",
+        "blazing-7s",
+        "--db",
+        db_arg,
+        "--seats",
+        "2",
+        "--deposit",
+        "100",
+        "--shoe",
+        shoe_arg,
+    ]);
+    assert!(e.contains("in the shoe file"), "{e}");
+    let long = "a".repeat(196);
+    let e = refused(&[
+        "play",
+        "blazing-7s",
+        "--db",
+        db_arg,
+        "--seats",
+        "2",
+        "--player",
+        &long,
+    ]);
+    assert!(
+        e.contains("--player") && e.contains("at most 200 bytes"),
+        "{e}"
+    );
+    let e = refused(&["play", "blazing-7s", "--db", db_arg, "--player", " "]);
+    assert!(
+        e.contains("--player") && e.contains("cannot be empty"),
+        "{e}"
+    );
+    assert_eq!(books(&db), before);
+}
+
+#[test]
+fn a_reader_that_goes_away_is_not_a_crash() {
+    // `felt strategy classic --ev | head -1`: the pipe closes before felt writes.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(["strategy", "classic", "--ev"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("felt runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("felt ends");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success() && err.is_empty(),
+        "{:?}: {err}",
+        o.status
+    );
+}
