@@ -1,9 +1,11 @@
 //! C-11: a round replays from its seed and its players' actions to the same log,
 //! byte for byte.
 
-use felt_core::round::Decisions;
-use felt_core::{presets, Action, Decision, DecisionContext, Event, MemoryMeters, Money, Table};
-use rand::{Rng, SeedableRng};
+mod common;
+
+use common::random_legal;
+use felt_core::{presets, Action, DecisionContext, Event, MemoryMeters, Money, Table};
+use rand::SeedableRng;
 use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
 
 /// Plays 200 rounds of `game` from `seed` with actions drawn from `actions_seed`;
@@ -54,31 +56,7 @@ fn log(game: &str, seed: u64, actions_seed: u64) -> String {
                 }
             }
         }
-        let mut strategy = |c: &DecisionContext<'_>| {
-            let l = c.legal;
-            let options = [
-                (Decisions::HIT, Decision::Hit),
-                (Decisions::STAND, Decision::Stand),
-                (Decisions::SPLIT, Decision::Split),
-                (
-                    Decisions::DOUBLE,
-                    Decision::Double(l.double.map_or(Money::ZERO, |r| r.full)),
-                ),
-                (Decisions::SURRENDER, Decision::Surrender),
-                (
-                    Decisions::INSURE,
-                    Decision::Insure(l.insurance.map_or(Money::ZERO, |r| r.min)),
-                ),
-                (Decisions::EVEN_MONEY, Decision::EvenMoney),
-                (Decisions::DECLINE, Decision::Decline),
-            ];
-            let offered: Vec<Decision> = options
-                .iter()
-                .filter(|(d, _)| l.decisions.contains(*d))
-                .map(|(_, d)| *d)
-                .collect();
-            offered[choose.gen_range(0..offered.len())]
-        };
+        let mut strategy = |c: &DecisionContext<'_>| random_legal(&c.legal, &mut choose);
         if round.phase() == felt_core::Phase::Betting && round.felt() > Money::ZERO {
             round
                 .play_auto(&mut strategy, &mut meters, &mut ev)

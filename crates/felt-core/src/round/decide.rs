@@ -529,9 +529,15 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 split: ph.split,
                 legal,
             };
-            let seat = ctx.at.seat;
+            let (seat, at) = (ctx.at.seat, ctx.at);
             let d = strategy(&ctx);
-            self.decide_with(seat, d, legal, io)?;
+            if legal.decisions.allows(d) && !matches!(d, Decision::Double(_)) {
+                // Offered, and no amount to check: what `decide_with` would apply.
+                io.emit(Event::Decided { at, decision: d });
+                self.play(si as u8, h, d, io);
+            } else {
+                self.decide_with(seat, d, legal, io)?;
+            }
             // Still this hand's turn only if it decides again (what `normalize` finds).
             if self.stage != Stage::Play(o, h)
                 || !matches!(self.play_state(o, h), PlayState::Decide)

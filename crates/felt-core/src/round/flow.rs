@@ -2,7 +2,7 @@
 //! to hand, dealer play and the end. Chance steps live here.
 
 use super::event::{Event, ShuffleWhy, Target};
-use super::{Io, PHand, Place, Round, SideState, Spot, Stage, Status, MAX_SPOTS};
+use super::{Io, PHand, Place, Round, SideState, Spot, Stage, Status, SPOT_SLOTS};
 use crate::card::{Card, Rank};
 use crate::rules::{InsuranceOffer, Peek, Surrender};
 use rand_core::{CryptoRng, RngCore};
@@ -26,7 +26,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     #[inline]
     pub(crate) fn place(&self, spot_index: u8, hand: u8) -> Place {
-        let (seat, spot) = self.seat_spot[usize::from(spot_index) % MAX_SPOTS];
+        let (seat, spot) = self.seat_spot[usize::from(spot_index) & (SPOT_SLOTS - 1)];
         Place { seat, spot, hand }
     }
 
@@ -136,69 +136,25 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Some(c)
     }
 
+    /// Runs every chance step until a seat must decide or the round is done.
+    #[inline]
     pub(crate) fn run<I: Io>(&mut self, io: &mut I) {
-        while self.normalize(io) {
-            self.step_run(io);
-        }
-    }
-
-    /// [`Round::step`] for [`Round::run`]: runs on through the chance steps that
-    /// follow one another with nothing to normalize between them (the opening deal and
-    /// the side bets; the hole card, the dealer's cards and the settlement), in the
-    /// order single steps would take.
-    fn step_run<I: Io>(&mut self, io: &mut I) {
-        match self.stage {
-            Stage::Dealing(k) => {
-                self.deal_initial(k, io);
-                while let Stage::Dealing(k) = self.stage {
-                    self.deal_initial(k, io);
-                }
-                if self.stage == Stage::SideBets {
-                    self.settle_initial_side_bets(io);
-                    self.stage = self.after_side_bets();
-                }
-            }
-            Stage::Reveal => {
-                self.reveal(io);
-                if self.stage != Stage::DealerDraw {
-                    return;
-                }
-                // Dealer cards change no player hand: `live_hands` holds throughout.
-                if self.live_hands() {
-                    // The running totals stay in registers: only the cards go to memory.
-                    let (mut hard, mut ace) = (self.dealer.hard_total(), self.dealer.has_ace());
-                    let h17 = self.table.cfg.h17;
-                    loop {
-                        let soft = ace && hard <= 11;
-                        let t = if soft { hard + 10 } else { hard };
-                        if !(t < 17 || (t == 17 && soft && h17)) {
-                            break;
-                        }
-                        let Some(c) = self.draw(io) else {
-                            return self.void(io);
-                        };
-                        if self.dealer.push(c) {
-                            hard = hard.saturating_add(c.value());
-                            ace |= c.rank == Rank::Ace;
-                        }
-                        io.emit(Event::Dealt {
-                            to: Target::Dealer,
-                            card: c,
-                            face_up: true,
-                            side_bet_only: false,
-                        });
-                    }
-                }
-                self.stage = Stage::Settle;
-                self.settle_all(io);
-            }
-            _ => self.step(io),
-        }
+        self.drive(io, true);
     }
 
     /// Moves past everything that needs neither a decision nor a chance step;
     /// returns whether a chance step is due.
+    #[inline]
     pub(crate) fn normalize<I: Io>(&mut self, io: &mut I) -> bool {
+        self.drive(io, false)
+    }
+
+    /// The round's course from where it stands: moves past everything that needs
+    /// neither a decision nor a chance step and, with `chance`, runs the chance steps
+    /// too (in the order single [`Round::step`]s would take them), until a seat must
+    /// decide or the round is done. Without `chance` it stops before the first
+    /// chance step and returns `true`; otherwise it returns `false`.
+    fn drive<I: Io>(&mut self, io: &mut I, chance: bool) -> bool {
         loop {
             let n = self.order.len() as u8;
             match self.stage {
@@ -222,7 +178,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
                 Stage::Peek => {
                     if self.peek_applies() {
-                        return true;
+                        if !chance {
+                            return true;
+                        }
+                        self.peek(io);
+                        continue;
                     }
                     if !self.natural_possible() {
                         self.natural_known = Some(false);
@@ -253,18 +213,67 @@ impl<R: RngCore + CryptoRng> Round<R> {
                             });
                             self.hand_finished(si, io);
                         }
-                        PlayState::Chance => return true,
+                        PlayState::Chance => {
+                            if !chance {
+                                return true;
+                            }
+                            self.play_chance(o, h, io);
+                        }
                         PlayState::Decide => return false,
                     }
                 }
                 Stage::DealerDraw => {
+                    // Dealer cards change no player hand: `live_hands` holds throughout.
                     if self.dealer_must_draw() && self.live_hands() {
-                        return true;
+                        if !chance {
+                            return true;
+                        }
+                        if !self.dealer_plays(io) {
+                            return false;
+                        }
                     }
                     self.stage = Stage::Settle;
                 }
                 Stage::Done | Stage::Betting => return false,
-                Stage::Dealing(_) | Stage::SideBets | Stage::Reveal | Stage::Settle => return true,
+                Stage::Dealing(_) | Stage::SideBets | Stage::Reveal | Stage::Settle if !chance => {
+                    return true
+                }
+                Stage::Dealing(k) => self.deal_initial_rest(k, io),
+                Stage::SideBets => {
+                    self.settle_initial_side_bets(io);
+                    self.stage = self.after_side_bets();
+                }
+                Stage::Reveal => self.reveal(io),
+                Stage::Settle => self.settle_all(io),
+            }
+        }
+    }
+
+    /// The dealer draws to the end (the hand must draw now); `false` if the shoe ran
+    /// out and the round was voided.
+    fn dealer_plays<I: Io>(&mut self, io: &mut I) -> bool {
+        // The running totals stay in registers: only the cards go to memory.
+        let (mut hard, mut ace) = (self.dealer.hard_total(), self.dealer.has_ace());
+        let h17 = self.table.cfg.h17;
+        loop {
+            let Some(c) = self.draw(io) else {
+                self.void(io);
+                return false;
+            };
+            if self.dealer.push(c) {
+                hard = hard.saturating_add(c.value());
+                ace |= c.rank == Rank::Ace;
+            }
+            io.emit(Event::Dealt {
+                to: Target::Dealer,
+                card: c,
+                face_up: true,
+                side_bet_only: false,
+            });
+            let soft = ace && hard <= 11;
+            let t = if soft { hard + 10 } else { hard };
+            if !(t < 17 || (t == 17 && soft && h17)) {
+                return true;
             }
         }
     }
@@ -380,18 +389,45 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
     }
 
+    /// One card of the initial deal (`k` counts the cards dealt before it).
     fn deal_initial<I: Io>(&mut self, k: u8, io: &mut I) {
+        if !self.deal_initial_card(k, io) {
+            return;
+        }
+        if usize::from(k) > 2 * self.order.len() {
+            self.initial_deal_done();
+        } else {
+            self.stage = Stage::Dealing(k + 1);
+        }
+    }
+
+    /// The rest of the initial deal from card `k`, in one go.
+    fn deal_initial_rest<I: Io>(&mut self, k: u8, io: &mut I) {
+        let last = 2 * self.order.len() as u8 + 1;
+        for k in k..=last {
+            if !self.deal_initial_card(k, io) {
+                return;
+            }
+        }
+        self.initial_deal_done();
+    }
+
+    /// Deals card `k` of the initial deal: one to each spot in turn, the dealer's hole
+    /// card, a second to each spot, the up card. `false` if the round was voided.
+    #[inline]
+    fn deal_initial_card<I: Io>(&mut self, k: u8, io: &mut I) -> bool {
         let n = self.order.len() as u8;
         let Some(c) = self.draw(io) else {
-            return self.void(io);
+            self.void(io);
+            return false;
         };
         if k < n || (k > n && k <= 2 * n) {
-            let o = if k < n { k } else { k - n - 1 };
+            let second = k > n;
+            let o = if second { k - n - 1 } else { k };
             let si = self.order[usize::from(o)];
             let i = usize::from(si) * self.mh();
             self.hands[i].hand.push(c);
-            let slot = if k < n { 0 } else { 1 };
-            self.spots[usize::from(si)].first_two[slot] = c;
+            self.spots[usize::from(si)].first_two[usize::from(second)] = c;
             io.emit(Event::Dealt {
                 to: Target::Player(self.place(si, 0)),
                 card: c,
@@ -407,22 +443,22 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 side_bet_only: false,
             });
         }
-        if k > 2 * n {
-            // The up card is out: naturals are known to the players.
-            let mh = self.mh();
-            for &si in &self.order {
-                let h = &mut self.hands[usize::from(si) * mh];
-                if h.hand.is_two_card_21() {
-                    h.status = Status::Natural;
-                }
+        true
+    }
+
+    /// The up card is out: naturals are known to the players; the side bets are next.
+    fn initial_deal_done(&mut self) {
+        let mh = self.mh();
+        for &si in &self.order {
+            let h = &mut self.hands[usize::from(si) * mh];
+            if h.hand.is_two_card_21() {
+                h.status = Status::Natural;
             }
-            if !self.natural_possible() {
-                self.natural_known = Some(false);
-            }
-            self.stage = Stage::SideBets;
-        } else {
-            self.stage = Stage::Dealing(k + 1);
         }
+        if !self.natural_possible() {
+            self.natural_known = Some(false);
+        }
+        self.stage = Stage::SideBets;
     }
 
     fn peek<I: Io>(&mut self, io: &mut I) {

@@ -230,7 +230,7 @@ pub struct Round<R> {
     /// The table's hands per spot, kept here: read at every step.
     pub(crate) max_hands: u8,
     /// The seat and the seat's spot of each spot index.
-    pub(crate) seat_spot: [(u8, u8); MAX_SPOTS],
+    pub(crate) seat_spot: [(u8, u8); SPOT_SLOTS],
     /// A main-bet amount known to pass the table's checks (limits, increment, exact
     /// payouts), or -1: the same amount is not checked again.
     pub(crate) verified_main: Money,
@@ -240,6 +240,11 @@ pub struct Round<R> {
 
 /// The most spots at a table (seats times spots per seat).
 pub(crate) const MAX_SPOTS: usize = MAX_SEATS * 7;
+
+/// Slots of [`Round::seat_spot`]: a power of two above [`MAX_SPOTS`], so a spot index
+/// is kept in bounds by a mask.
+pub(crate) const SPOT_SLOTS: usize = 64;
+const _: () = assert!(SPOT_SLOTS.is_power_of_two() && SPOT_SLOTS >= MAX_SPOTS);
 
 impl PartialEq for Table {
     fn eq(&self, other: &Table) -> bool {
@@ -271,7 +276,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             b[i] = m;
         }
         let nspots = balances.len() * usize::from(cfg.spots);
-        let mut seat_spot = [(0, 0); MAX_SPOTS];
+        let mut seat_spot = [(0, 0); SPOT_SLOTS];
         for (i, p) in seat_spot.iter_mut().enumerate() {
             *p = (
                 (i / usize::from(cfg.spots)) as u8,

@@ -180,3 +180,31 @@ impl T {
         self.round.phase() == felt_core::Phase::Done
     }
 }
+
+/// A decision drawn at random among those `l` offers (a double for its full amount,
+/// insurance for its least).
+pub fn random_legal(l: &felt_core::round::Legal, rng: &mut impl rand::Rng) -> Decision {
+    use felt_core::round::Decisions;
+    let options = [
+        (Decisions::HIT, Decision::Hit),
+        (Decisions::STAND, Decision::Stand),
+        (Decisions::SPLIT, Decision::Split),
+        (
+            Decisions::DOUBLE,
+            Decision::Double(l.double.map_or(Money::ZERO, |r| r.full)),
+        ),
+        (Decisions::SURRENDER, Decision::Surrender),
+        (
+            Decisions::INSURE,
+            Decision::Insure(l.insurance.map_or(Money::ZERO, |r| r.min)),
+        ),
+        (Decisions::EVEN_MONEY, Decision::EvenMoney),
+        (Decisions::DECLINE, Decision::Decline),
+    ];
+    let offered: Vec<Decision> = options
+        .iter()
+        .filter(|(d, _)| l.decisions.contains(*d))
+        .map(|(_, d)| *d)
+        .collect();
+    offered[rng.gen_range(0..offered.len())]
+}

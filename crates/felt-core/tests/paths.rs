@@ -1,0 +1,107 @@
+//! The three ways to drive a round give the same log, byte for byte: the automated
+//! path ([`Round::play_auto`], what the simulator runs), one action at a time with
+//! the chance steps run by the round (what `felt play` does), and every chance step
+//! taken by hand ([`Round::set_auto`]`(false)` and [`Round::advance`]). Any shortcut
+//! of the automated path that changed a card, a decision offered or a settlement
+//! would show here (C-11).
+
+mod common;
+
+use common::random_legal;
+use felt_core::round::Turn;
+use felt_core::{presets, Action, Event, MemoryMeters, Money, Round, Table};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Drive {
+    Auto,
+    PerAction,
+    Stepped,
+}
+
+fn bets(round: &mut Round<ChaCha8Rng>, table: &Table, m: &mut MemoryMeters, ev: &mut Vec<Event>) {
+    let rules = table.rules();
+    for seat in 0..round.seats() {
+        for spot in 0..table.spots_per_seat().min(2) {
+            let amount = rules.main_bet().min;
+            round
+                .apply(Action::Bet { seat, spot, amount }, m, ev)
+                .unwrap();
+            for (bet, b) in table.side_bets().iter().enumerate() {
+                let side = Action::SideBet {
+                    seat,
+                    spot,
+                    bet: bet as u8,
+                    amount: b.limits.min,
+                };
+                round.apply(side, m, ev).unwrap();
+            }
+        }
+    }
+}
+
+/// `rounds` rounds of `game`, 3 seats, every spot and side bet, driven as `drive`.
+fn log(game: &str, seed: u64, rounds: usize, drive: Drive) -> String {
+    let rules = presets::load(game).unwrap().unwrap();
+    let table = Table::new(&rules).unwrap();
+    let mut round = table
+        .round(
+            table.new_shoe(),
+            ChaCha8Rng::seed_from_u64(seed),
+            &[Money(100_000_000); 3],
+        )
+        .unwrap();
+    round.set_auto(drive != Drive::Stepped);
+    let mut meters = MemoryMeters::for_table(&table);
+    let mut decide = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+    let mut out = String::new();
+    for _ in 0..rounds {
+        let mut ev: Vec<Event> = Vec::new();
+        round.begin(&mut ev).unwrap();
+        bets(&mut round, &table, &mut meters, &mut ev);
+        match drive {
+            Drive::Auto => {
+                let mut strategy =
+                    |c: &felt_core::DecisionContext<'_>| random_legal(&c.legal, &mut decide);
+                round
+                    .play_auto(&mut strategy, &mut meters, &mut ev)
+                    .unwrap();
+            }
+            Drive::PerAction | Drive::Stepped => {
+                round.apply(Action::Deal, &mut meters, &mut ev).unwrap();
+                loop {
+                    match round.turn() {
+                        Turn::Done => break,
+                        Turn::Chance => round.advance(&mut meters, &mut ev).unwrap(),
+                        Turn::Seat { seat, .. } => {
+                            let d = random_legal(&round.legal_actions(), &mut decide);
+                            let a = Action::Play { seat, decision: d };
+                            round.apply(a, &mut meters, &mut ev).unwrap();
+                        }
+                        Turn::Bets => panic!("betting open in the middle of a round"),
+                    }
+                }
+            }
+        }
+        for e in &ev {
+            out.push_str(&serde_json::to_string(e).unwrap());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn c_11_automated_per_action_and_stepped_rounds_give_the_same_log() {
+    for game in presets::names() {
+        let auto = log(game, 11, 1500, Drive::Auto);
+        assert!(auto.lines().count() > 30_000, "{game}: a real log");
+        assert_eq!(
+            auto,
+            log(game, 11, 1500, Drive::PerAction),
+            "{game}: per action"
+        );
+        assert_eq!(auto, log(game, 11, 1500, Drive::Stepped), "{game}: stepped");
+    }
+}
