@@ -64,6 +64,35 @@ pub enum StoreError {
         waited_ms: u64,
     },
 
+    /// Another session (process) plays this player at these books now: two sessions
+    /// must not hold one wallet at once. See [`crate::SeatLocks`].
+    #[error(
+        "player `{player}`'s seat at the books {path} is in use by another session ({}): \
+         finish that session first (answer q there), or play under another --player name; \
+         nothing was changed",
+        holder(.pid)
+    )]
+    SeatInUse {
+        /// The player whose seat is taken.
+        player: String,
+        /// The books.
+        path: PathBuf,
+        /// The process id of the session holding the seat, when it could be read.
+        pid: Option<u32>,
+    },
+
+    /// A seat lock file could not be made or locked (an unwritable directory).
+    #[error(
+        "cannot take the seat lock {path} ({cause}): check that the directory of the books is \
+         writable, or use --db PATH (or FELT_DB) to pick another file; nothing was changed"
+    )]
+    SeatLockFailed {
+        /// The lock file (or the books, when they cannot be found).
+        path: PathBuf,
+        /// What the system said.
+        cause: Cause,
+    },
+
     /// The disk (or the database's size limit) is full.
     #[error(
         "the disk holding the database at {path} is full: free some space and try again; the \
@@ -188,6 +217,14 @@ pub enum StoreError {
         /// What the database said.
         cause: Cause,
     },
+}
+
+/// Who holds a seat, as the error says it.
+fn holder(pid: &Option<u32>) -> String {
+    match pid {
+        Some(p) => format!("process {p}"),
+        None => "process id unknown".to_string(),
+    }
 }
 
 /// The store's result type.

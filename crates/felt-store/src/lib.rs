@@ -54,6 +54,10 @@
 //! and the step computed and written inside one write transaction, so tables in other
 //! processes that share the meter wait, and every award is exact.
 //!
+//! [`SeatLocks`] keep two sessions from playing one player's wallet at once: an
+//! operating-system lock per player, held for the session and freed when its process
+//! ends, however it ends.
+//!
 //! After a crash, [`Store::unfinished_rounds`] lists the rounds begun and not ended,
 //! with their seed, shoe, actions, events and money: replay the actions on the engine
 //! and go on, or [`Store::void_round`] with [`RoundRecord::reversal`] as the refunds.
@@ -63,6 +67,7 @@ mod books;
 mod error;
 mod model;
 mod path;
+mod seat;
 pub mod sqlite;
 
 pub use books::{BooksReport, Discrepancy};
@@ -73,6 +78,7 @@ pub use model::{
     StepWrite, MAX_NAME_LEN, RECENT_AWARDS,
 };
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
+pub use seat::{lock_dir, lock_file, SeatLocks};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 
 use felt_core::money::Money;
@@ -158,6 +164,9 @@ pub trait Store {
 
     /// The table's shoe as the last round (or [`Store::save_shoe`]) left it.
     fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>>;
+
+    /// How many rounds were ever begun at `table` (open, finished or voided).
+    fn table_rounds(&self, table: &str) -> Result<u64>;
 
     /// The rounds begun and not ended, oldest first: what start-up must replay or void.
     fn unfinished_rounds(&self) -> Result<Vec<RoundRecord>>;

@@ -305,6 +305,10 @@ fn history_is_newest_first_and_limited() {
     assert_eq!(s.history(100).unwrap().len(), 7);
     assert!(s.history(0).unwrap().is_empty());
     assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    // Rounds begun per table, whatever their status (round 5, at table b, is open).
+    assert_eq!(s.table_rounds("a").unwrap(), 4);
+    assert_eq!(s.table_rounds("b").unwrap(), 3);
+    assert_eq!(s.table_rounds("c").unwrap(), 0);
 }
 
 #[test]

@@ -1,17 +1,10 @@
 //! `felt edge` and `felt strategy` end to end.
 
-use std::process::Command;
+mod common;
 
 fn felt(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(args)
-        .output()
-        .expect("felt runs");
-    (
-        o.status.success(),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let o = common::run(args, common::NO_DB, "");
+    (o.status.success(), common::stdout(&o), common::stderr(&o))
 }
 
 #[test]

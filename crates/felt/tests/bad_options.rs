@@ -1,26 +1,13 @@
 //! Bad options and files end to end: each is refused with a clear message naming the
 //! option, a non-zero exit, and no change to the books.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn felt(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(args)
-        .env("FELT_DB", "/nonexistent/felt-tests-must-pass---db.db")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("felt runs");
-    // The child may stop reading early (an error at start-up): ignore a broken pipe.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("felt ends")
+    common::run(args, common::NO_DB, stdin)
 }
 
 /// Runs felt, expects a refusal, and returns its message.
@@ -95,6 +82,34 @@ fn an_error_with_a_cause_says_it_once() {
 }
 
 #[test]
+fn edge_refuses_an_absurd_meter_naming_the_option() {
+    for m in [
+        "NaN",
+        "inf",
+        "-inf",
+        "-1",
+        "-0.5",
+        "1000000000.5",
+        "1e10",
+        "1e300",
+    ] {
+        let e = refused(&["edge", "blazing-7s", &format!("--meter={m}")]);
+        assert!(
+            e.contains("--meter") && e.contains("0 to 1000000000 units of the wager"),
+            "{m}: {e}"
+        );
+    }
+    // Written as two words, a negative number is still the option's value.
+    let e = refused(&["edge", "blazing-7s", "--meter", "-3"]);
+    assert!(e.contains("--meter -3:"), "{e}");
+    // The limit itself, and zero, are analysed.
+    for m in ["0", "1000000000"] {
+        let o = felt(&["edge", "blazing-7s", "--meter", m, "--json"], "");
+        assert!(o.status.success(), "{m}: {}", common::stderr(&o));
+    }
+}
+
+#[test]
 fn history_refuses_last_0() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("b.db");
@@ -159,10 +174,8 @@ fn play_with_a_bad_shoe_file_or_name_changes_nothing_in_the_books() {
 #[test]
 fn a_reader_that_goes_away_is_not_a_crash() {
     // `felt strategy classic --ev | head -1`: the pipe closes before felt writes.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(["strategy", "classic", "--ev"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+    let mut child = common::command(["strategy", "classic", "--ev"], common::NO_DB)
+        .stdin(Stdio::null())
         .spawn()
         .expect("felt runs");
     drop(child.stdout.take());

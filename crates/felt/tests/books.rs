@@ -3,36 +3,22 @@
 //! and bad databases (corrupt, foreign, newer schema, locked): a clear error, a
 //! non-zero exit, nothing lost.
 
-use std::io::Write;
+mod common;
+
+use common::{stderr as err, stdout as out};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+/// The felt command line for `args` on the books at `db`.
+fn args_at<'a>(db: &'a Path, args: &[&'a str]) -> Vec<&'a OsStr> {
+    let mut all: Vec<&OsStr> = args.iter().map(|a| OsStr::new(*a)).collect();
+    all.extend([OsStr::new("--db"), db.as_os_str()]);
+    all
+}
 
 fn felt(db: &Path, args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .env("FELT_DB", db.with_extension("unused"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("felt runs");
-    // The child may stop reading early (an error at start-up): ignore a broken pipe.
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("felt ends")
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::run(args_at(db, args), db.with_extension("unused"), stdin)
 }
 
 fn ok(o: &Output) -> String {
@@ -293,11 +279,7 @@ fn on_crash_void_voids_the_interrupted_round_and_returns_the_stakes() {
     )
     .unwrap();
     let r = rules.to_str().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(["rules", r])
-        .output()
-        .unwrap();
-    let t = ok(&o);
+    let t = ok(&common::run(["rules", r], common::NO_DB, ""));
     assert!(t.contains("interrupted by a crash is void"), "{t}");
     // Bet 25 and leave mid-hand (the input ends at the decision).
     let t = ok(&felt(&db, &["play", r, "--seed", "5"], "25\n"));
@@ -419,4 +401,106 @@ fn books_without_a_database_says_how_to_start() {
     assert!(!o.status.success());
     assert!(err(&o).contains("felt play"), "{}", err(&o));
     assert!(!db.exists(), "books does not create a database");
+}
+
+/// Starts `felt play` on `db` and waits (at most a minute) until it asks for the first
+/// bet: from then on it holds its seats. Its standard input stays open.
+fn seated(db: &Path, args: &[&str]) -> (std::process::Child, std::process::ChildStdin) {
+    use std::io::Read;
+    let mut child = common::command(args_at(db, args), db.with_extension("unused"))
+        .spawn()
+        .expect("felt runs");
+    let stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !String::from_utf8_lossy(&seen).contains("main bet") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(chunk) => seen.extend(chunk),
+            Err(_) => panic!(
+                "no bet prompt: {}",
+                String::from_utf8_lossy(&seen).into_owned()
+            ),
+        }
+    }
+    (child, stdin)
+}
+
+#[test]
+fn a_second_session_of_the_same_player_is_refused_until_the_first_ends_even_by_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let (mut first, stdin) = seated(&db, &["play", "classic", "--player", "ann", "--seats", "2"]);
+    let before = books_json(&db);
+    // An event log of an earlier session, which a refused session must leave alone.
+    let log = dir.path().join("events.jsonl");
+    std::fs::write(&log, "earlier\n").unwrap();
+    let new_log = dir.path().join("new-events.jsonl");
+    for (who, args) in [
+        // The same table; another game (ann's wallet is the same); ann's second seat.
+        (
+            "ann",
+            &["play", "classic", "--player", "ann", "--deposit", "50"][..],
+        ),
+        (
+            "ann",
+            &[
+                "play",
+                "lucky-7",
+                "--player",
+                "ann",
+                "--events",
+                log.to_str().unwrap(),
+            ][..],
+        ),
+        ("ann-2", &["play", "blazing-7s", "--player", "ann-2"][..]),
+        (
+            "ann",
+            &[
+                "play",
+                "classic",
+                "--player",
+                "ann",
+                "--events",
+                new_log.to_str().unwrap(),
+            ][..],
+        ),
+    ] {
+        let o = felt(&db, args, "10\ns\nq\n");
+        let e = err(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        let says = format!(
+            "player `{who}`'s seat at the books {} is in use by another session (process {})",
+            db.display(),
+            first.id()
+        );
+        assert!(e.contains(&says), "{args:?}: {e}");
+        assert!(e.contains("nothing was changed"), "{e}");
+        assert!(out(&o).is_empty(), "{args:?}: {}", out(&o));
+    }
+    assert_eq!(books_json(&db), before, "a refused session changes nothing");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "earlier\n");
+    assert!(!new_log.exists(), "a refused session leaves no new file");
+    // Another player plays meanwhile.
+    let t = ok(&felt(&db, &["play", "classic", "--player", "bob"], "q\n"));
+    assert!(t.contains("New player bob"), "{t}");
+
+    // The first session dies without a word (SIGKILL): its seat is free at once, and
+    // the next session takes over its open round.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    drop(stdin);
+    let t = ok(&felt(&db, &["play", "classic", "--player", "ann"], "q\n"));
+    assert!(t.contains("Round 1 was interrupted"), "{t}");
+    assert_eq!(books_json(&db)["sound"], true);
 }

@@ -1,37 +1,26 @@
 //! The `felt` binary end to end: listing, rules cards, errors, and the terminal
 //! table driven from piped standard input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::stdout as text;
+use std::path::Path;
+use std::process::Output;
 
 fn felt(args: &[&str], stdin: &str) -> Output {
-    // Every run gets fresh books in a temporary directory: tests never touch the
-    // user's data directory.
+    // Every run gets fresh books in a temporary directory (removed after the run):
+    // tests never touch the user's data directory.
     let books = tempfile::tempdir().expect("temp dir");
-    let db = books.path().join("felt.db");
+    felt_at(&books.path().join("felt.db"), args, stdin)
+}
+
+/// Runs felt with the books at `db` (a `play` gets `--db db`).
+fn felt_at(db: &Path, args: &[&str], stdin: &str) -> Output {
     let mut args: Vec<&str> = args.to_vec();
     if args.first() == Some(&"play") {
         args.extend(["--db", db.to_str().expect("utf-8 temp path")]);
     }
-    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(&args)
-        .env("FELT_DB", books.path().join("unused.db"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("felt runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("felt ends")
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    common::run(&args, db.with_extension("unused"), stdin)
 }
 
 #[test]
@@ -64,9 +53,8 @@ fn rules_prints_every_pay_table() {
 
 #[test]
 fn malformed_rules_file_names_file_line_and_key_and_fails() {
-    let dir = std::env::temp_dir().join(format!("felt-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
     let classic = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../games/classic.toml"
@@ -86,9 +74,8 @@ fn malformed_rules_file_names_file_line_and_key_and_fails() {
 }
 
 fn play_with_shoe(game: &str, shoe: &str, extra: &[&str], answers: &str) -> (String, Output) {
-    let dir = std::env::temp_dir().join(format!("felt-play-{}-{game}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("shoe.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shoe.txt");
     std::fs::write(&path, shoe).unwrap();
     let mut args = vec![
         "play",
@@ -175,9 +162,8 @@ fn play_classic_two_seats_bad_input_is_refused_and_asked_again() {
 
 #[test]
 fn play_writes_the_event_log_as_json_lines() {
-    let dir = std::env::temp_dir().join(format!("felt-events-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("events.jsonl");
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("events.jsonl");
     let (_, _) = play_with_shoe(
         "lucky-7",
         "7h Ts 7h 9c 7h",
@@ -212,4 +198,93 @@ fn play_after_a_split_names_the_first_hand_too() {
     );
     assert!(t.contains("Seat 1 hand 1: [h]it"), "{t}");
     assert!(t.contains("Seat 1 hand 2: [h]it"), "{t}");
+}
+
+/// After a split, every line about the spot's hands names the hand, the first one
+/// too (its events carry hand index 0, like an unsplit hand's); a side bet belongs to
+/// the spot and names no hand; an unsplit spot's lines name no hand.
+#[test]
+fn play_names_every_split_hand_in_cards_and_settlements_and_no_unsplit_one() {
+    // Seat 1: 8 8 (splits, draws 3 and 3), seat 2: 10 9 (stands); dealer 8 hole, 9 up.
+    let (t, _) = play_with_shoe(
+        "classic",
+        "8h Tc 8c 8d 9d 9s 3c 3d",
+        &["--seats", "2"],
+        "10\n10\np\ns\ns\ns\nq\n",
+    );
+    for line in [
+        "Seat 1: 8♥\n",
+        "Seat 1: 8♦\n",
+        "Seat 1 hand 1: 3♣\n",
+        "Seat 1 hand 2: 3♦\n",
+        "Seat 1 hand 1 Main bet: loses: -10.00\n",
+        "Seat 1 hand 2 Main bet: loses: -10.00\n",
+        "Seat 2 Main bet: wins, 1 to 1: +10.00\n",
+    ] {
+        assert!(t.contains(line), "missing {line:?} in\n{t}");
+    }
+    assert!(!t.contains("Seat 2 hand"), "{t}");
+    assert!(!t.contains("Seat 1 Main bet"), "{t}");
+
+    // A side bet settled after the split names the spot, the main bets their hands.
+    let (t, _) = play_with_shoe("lucky-7", "7h Tc 7d 9s 3c 3d", &[], "10\ny\np\ns\ns\nq\n");
+    for line in [
+        "Seat 1 Lucky 7: first two cards 7s, 25 to 1: +25.00\n",
+        "Seat 1 hand 1 Main bet: loses: -10.00\n",
+        "Seat 1 hand 2 Main bet: loses: -10.00\n",
+    ] {
+        assert!(t.contains(line), "missing {line:?} in\n{t}");
+    }
+}
+
+/// The same `--seed` on fresh books replays a session byte for byte; on books where the
+/// table has played, it starts new shuffles instead of dealing the earlier session's
+/// round seeds again (and says so).
+#[test]
+fn play_same_seed_replays_on_fresh_books_and_deals_new_shuffles_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    let answers = "10\nh\ns\n10\ns\nq\n";
+    let args = ["play", "classic", "--seed", "7"];
+    let first = felt_at(&a, &args, answers);
+    let twin = felt_at(&b, &args, answers);
+    assert!(first.status.success() && twin.status.success());
+    let strip = |o: &Output| {
+        text(o)
+            .lines()
+            .filter(|l| !l.starts_with("Books: "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&first), strip(&twin), "fresh books, same seed");
+    assert!(text(&first).starts_with("Classic Blackjack - seed 7\n"));
+
+    // A second session with the same seed on the same books.
+    let later = felt_at(&a, &args, answers);
+    assert!(later.status.success());
+    let t = text(&later);
+    assert!(
+        t.contains("seed 7, mixed with the 3 round(s) this table has begun"),
+        "{t}"
+    );
+    // No round seed of the books is used twice.
+    let o = common::run(
+        ["history", "--json", "--db", a.to_str().unwrap()],
+        common::NO_DB,
+        "",
+    );
+    let rounds: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let seeds: Vec<&str> = rounds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["seed"].as_str().expect("every round is over"))
+        .collect();
+    assert_eq!(seeds.len(), 6, "{rounds}");
+    let distinct: std::collections::BTreeSet<&&str> = seeds.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        seeds.len(),
+        "a round seed repeats: {seeds:?}"
+    );
 }

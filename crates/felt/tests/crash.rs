@@ -7,12 +7,15 @@
 
 #![cfg(unix)]
 
+mod common;
+
 use felt_core::Money;
 use felt_store::{Account, RoundStatus, SqliteStore, Store};
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Write};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 const PRESETS: [&str; 6] = [
@@ -56,23 +59,23 @@ fn answers(rng: &mut Rng, n: usize) -> String {
 }
 
 fn spawn_play(db: &Path, game: &str, player: &str, seats: u8, seed: u64, input: String) -> Child {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(["play", game, "--db"])
-        .arg(db)
-        .args(["--player", player, "--bankroll", "100000"])
-        .args(["--seats", &seats.to_string(), "--seed", &seed.to_string()])
-        .env("FELT_DB", db.with_extension("unused"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("felt runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    std::thread::spawn(move || {
-        // The child may die before reading it all: a broken pipe is expected.
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    child
+    let (seats, seed) = (seats.to_string(), seed.to_string());
+    let args = [
+        OsStr::new("play"),
+        OsStr::new(game),
+        OsStr::new("--db"),
+        db.as_os_str(),
+        OsStr::new("--player"),
+        OsStr::new(player),
+        OsStr::new("--bankroll"),
+        OsStr::new("100000"),
+        OsStr::new("--seats"),
+        OsStr::new(&seats),
+        OsStr::new("--seed"),
+        OsStr::new(&seed),
+    ];
+    // The child may die before reading all its input: the helper ignores the broken pipe.
+    common::spawn(args, db.with_extension("unused"), &input)
 }
 
 /// Everything that must hold after any crash.
@@ -178,12 +181,9 @@ fn audit(db: &Path, ctx: &str) -> BTreeMap<String, Vec<i64>> {
 }
 
 fn felt(db: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(args)
-        .arg("--db")
-        .arg(db)
-        .output()
-        .expect("felt runs")
+    let mut all: Vec<&OsStr> = args.iter().map(|a| OsStr::new(*a)).collect();
+    all.extend([OsStr::new("--db"), db.as_os_str()]);
+    common::run(all, db.with_extension("unused"), "")
 }
 
 #[test]

@@ -356,6 +356,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The decisions the rules allow on a hand (before the balance), and the double range.
+    #[inline(always)]
     fn hand_options(&self, si: usize, h: usize) -> (Decisions, Decisions, Option<AmountRange>) {
         let cfg = &self.table.cfg;
         let ph = &self.hands[si * self.mh() + h];

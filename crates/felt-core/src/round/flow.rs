@@ -314,7 +314,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The state of hand `h` of the `o`-th spot in play.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn play_state(&self, o: u8, h: u8) -> PlayState {
         let cfg = &self.table.cfg;
         let si = usize::from(self.order[usize::from(o)]);
@@ -560,7 +560,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Any side bet of the spot waiting for the third card is settled by `card` (L7-4, B7-4).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn spot_card<I: Io>(&mut self, si: u8, card: Card, io: &mut I) {
         let s = usize::from(si);
         if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
@@ -576,7 +576,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// A hand of the spot is finished without a card: a 7s bet still waiting is
     /// paid as two 7s (L7-4).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn hand_finished<I: Io>(&mut self, si: u8, io: &mut I) {
         let s = usize::from(si);
         if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {

@@ -71,6 +71,7 @@ impl Pay {
 
 impl<R: RngCore + CryptoRng> Round<R> {
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn mv<I: Io>(
         &mut self,
         io: &mut I,
@@ -147,6 +148,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }));
     }
 
+    #[inline(always)]
     fn rounding<I: Io>(&self, io: &mut I, at: Place, bet: BetKind, rem: i64, den: u32) {
         if rem != 0 {
             io.emit(Event::Rounding {

@@ -796,6 +796,17 @@ impl Store for SqliteStore {
         })
     }
 
+    fn table_rounds(&self, table: &str) -> Result<u64> {
+        self.read(|c| {
+            let n: i64 = c.query_row(
+                "SELECT COUNT(*) FROM rounds WHERE table_id = ?1",
+                [table],
+                |r| r.get(0),
+            )?;
+            u64::try_from(n).map_err(|_| damaged(format!("table {table} counts {n} rounds")))
+        })
+    }
+
     fn unfinished_rounds(&self) -> Result<Vec<RoundRecord>> {
         self.read(|c| {
             let ids = read::ids(

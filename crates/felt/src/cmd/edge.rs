@@ -13,19 +13,35 @@ pub struct Args {
     /// Decks to analyse (default: the rules file's).
     #[arg(long)]
     pub decks: Option<u8>,
-    /// Progressive meter, in units of the wager (default: the meter's reset over the wager).
-    #[arg(long)]
+    /// Progressive meter, in units of the wager (default: the meter's reset over the
+    /// wager): a finite number from 0 to 1000000000.
+    #[arg(long, allow_negative_numbers = true)]
     pub meter: Option<f64>,
     /// Print the par sheet as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
+/// The largest `--meter` taken, in units of the wager: far beyond any real meter (a
+/// billion 1.00 wagers), and small enough for the analysis to stay exact in `f64`.
+pub const MAX_METER_UNITS: f64 = 1e9;
+
+/// Checks `--meter M`: a finite number of wager units from 0 to [`MAX_METER_UNITS`].
+pub fn check_meter(m: f64) -> Result<f64> {
+    anyhow::ensure!(
+        m.is_finite() && (0.0..=MAX_METER_UNITS).contains(&m),
+        "--meter {m}: the meter must be a finite amount of 0 to {MAX_METER_UNITS:.0} units of \
+         the wager"
+    );
+    Ok(m)
+}
+
 /// Prints the par sheet.
 pub fn run(a: &Args) -> Result<()> {
+    let meter = a.meter.map(check_meter).transpose()?;
     let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
-    let sheet = par_sheet(&rules, a.decks, a.meter)?;
+    let sheet = par_sheet(&rules, a.decks, meter)?;
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&sheet)?)?;
     } else {

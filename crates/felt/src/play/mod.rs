@@ -7,23 +7,32 @@
 //! table's shoe and every round, step by step. Each step is written before the table
 //! shows it; a round a crash (or a player who left mid-hand) interrupted is completed
 //! at the next `felt play` of the same table (see `journal`).
+//!
+//! One session per player: the session holds its players' seat locks
+//! ([`felt_store::SeatLocks`]) from start to end, so a second session of a player is
+//! refused, and a killed session's seats are free again at once.
 
+mod answers;
+mod files;
 mod input;
 pub mod journal;
 pub mod render;
+pub mod seed;
 
+use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no};
 use anyhow::{Context, Result};
-use felt_core::round::{Action, Decision, Event, Turn};
+use felt_core::round::{Action, Event, Turn};
 use felt_core::rules::OnCrash;
-use felt_core::{card, Money, Phase, Rules, Shoe};
-use felt_store::{Account, RoundRecord, SqliteStore, Store};
+use felt_core::{Money, Phase, Rules, Shoe};
+use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
+use files::{read_shoe_file, stacked_shoe, EventFile};
 use input::{Answer, Prompter};
 use journal::{Ctx, Live, Stepped};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use render::Names;
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `felt play`.
 #[derive(Debug, clap::Args)]
@@ -31,8 +40,9 @@ pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
     /// Seed of the session (default: from the operating system): each round's 32-byte
-    /// shuffle seed is drawn from it, so the same seed, the same books and the same
-    /// answers replay the same session.
+    /// shuffle seed is drawn from it and the number of rounds the table has begun in the
+    /// books, so the same seed, the same books and the same answers replay the same
+    /// session, and a later session with the same seed deals new shuffles.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Seats you play (1 to the table's seats).
@@ -46,7 +56,7 @@ pub struct Args {
     #[arg(long, default_value = "1000.00")]
     pub bankroll: Money,
     /// Your name in the books. Seat 1 plays as NAME, seats 2, 3, ... as NAME-2,
-    /// NAME-3, ...; the table is GAME/NAME.
+    /// NAME-3, ...; the table is GAME/NAME. One session per player at a time.
     #[arg(long, default_value = "player")]
     pub player: String,
     /// Adds this amount to every seat's wallet (from the cashier) before play.
@@ -114,28 +124,56 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     }
     felt_store::validate_name("table", &table_id).context("--player")?;
     let seed = a.seed.unwrap_or_else(rand::random);
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let stacked = match &a.shoe {
-        Some(path) => Some(stacked_shoe(path, &rules, &mut rng)?),
+    let stacked_cards = match &a.shoe {
+        Some(path) => {
+            let first = read_shoe_file(path)?;
+            // Checked now (the cards fit the shoe); dealt from the session's stream below.
+            stacked_shoe(path, &first, &rules, &mut ChaCha20Rng::seed_from_u64(seed))?;
+            Some((path, first))
+        }
         None => None,
     };
-    let mut events_out = match &a.events {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p)
-                .with_context(|| format!("cannot write the event log {}", p.display()))?,
-        )),
+    // The event log is opened now (an unwritable path is refused before the books are
+    // touched) but emptied only once the session holds its seats.
+    let events_file = match &a.events {
+        Some(p) => Some(EventFile::open(p)?),
         None => None,
     };
-    let path = felt_store::resolve_db_path(a.db.as_deref())?;
-    let mut store = SqliteStore::open(&path)?;
+    let opened = (|| -> Result<_> {
+        let path = felt_store::resolve_db_path(a.db.as_deref())?;
+        let store = SqliteStore::open(&path)?;
+        // One session per player at these books: a second one is refused here, before
+        // it writes anything. Held until this process ends, however it ends.
+        let seats = SeatLocks::acquire(store.path(), &players)?;
+        Ok((path, store, seats))
+    })();
+    let (path, mut store, _seats) = match opened {
+        Ok(o) => o,
+        Err(e) => {
+            if let Some(f) = events_file {
+                f.abandon();
+            }
+            return Err(e);
+        }
+    };
+    let mut events_out = match events_file {
+        Some(f) => Some(f.start()?),
+        None => None,
+    };
     let ctx = Ctx::new(rules, &a.game, table_id)?;
     let rules = &ctx.rules;
+    let earlier = store.table_rounds(&ctx.table_id)?;
+    let mut rng = seed::session_rng(seed, earlier);
+    let stacked = match stacked_cards {
+        Some((path, first)) => Some(stacked_shoe(path, &first, rules, &mut rng)?),
+        None => None,
+    };
     for (m, reset) in &ctx.meters {
         store.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
     }
     let known: Vec<Account> = store.balances()?.into_iter().map(|b| b.account).collect();
     let mut p = Prompter::new(input, out, echo);
-    p.say(format!("{} - seed {seed}", rules.game().name));
+    p.say(seed::describe(&rules.game().name, seed, earlier));
     p.say("`felt rules` prints the rules card. Answer q to leave the table.");
     p.say(format!(
         "Books: {} (table {}; `felt books`, `felt history`).",
@@ -161,6 +199,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     let mut session = Session {
         rules,
         last_bets: Vec::new(),
+        names: Names::new(rules, a.spots),
     };
     let open: Vec<RoundRecord> = store
         .unfinished_rounds()?
@@ -223,18 +262,6 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         }
     }
     leave(&mut p, &mut store, &players, &mut events_out)
-}
-
-/// The shoe of `--shoe FILE`: the file's cards first, in order, then the shuffled rest.
-fn stacked_shoe(path: &Path, rules: &Rules, rng: &mut ChaCha20Rng) -> Result<Shoe> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the shoe file {}", path.display()))?;
-    let first =
-        card::parse_cards(&text).with_context(|| format!("in the shoe file {}", path.display()))?;
-    let mut s = Shoe::stacked(rules.shoe().decks, &first, rng)
-        .with_context(|| format!("in the shoe file {}", path.display()))?;
-    s.set_penetration(rules.shoe().penetration);
-    Ok(s)
 }
 
 fn leave<R: BufRead, W: Write>(
@@ -341,25 +368,28 @@ fn recover<R: BufRead, W: Write>(
 struct Session<'a> {
     rules: &'a Rules,
     last_bets: Vec<Option<Money>>,
+    /// How the lines name seats, spots and hands; follows the round's events.
+    names: Names<'a>,
 }
 
 type EventLog = Option<std::io::BufWriter<std::fs::File>>;
 
 impl Session<'_> {
     fn show<R: BufRead, W: Write>(
-        &self,
+        &mut self,
         p: &mut Prompter<R, W>,
         log: &mut EventLog,
         events: &[Event],
         spots: u8,
     ) -> Result<()> {
-        let names = Names::new(self.rules, spots);
+        self.names.set_spots(spots);
         for e in events {
+            self.names.observe(e);
             if let Some(w) = log.as_mut() {
                 serde_json::to_writer(&mut *w, e).context("cannot write the event log")?;
                 writeln!(w).context("cannot write the event log")?;
             }
-            if let Some(line) = render::event_line(e, &names) {
+            if let Some(line) = render::event_line(e, &self.names) {
                 p.say(line);
             }
         }
@@ -428,7 +458,7 @@ impl Session<'_> {
         log: &mut EventLog,
     ) -> Result<bool> {
         let spots = live.setup.spots;
-        let names = Names::new(self.rules, spots);
+        self.names.set_spots(spots);
         if self.last_bets.len() < usize::from(live.engine.seats()) * usize::from(spots) {
             self.last_bets = vec![None; usize::from(live.engine.seats()) * usize::from(spots)];
         }
@@ -447,14 +477,7 @@ impl Session<'_> {
                     }
                     let slot = usize::from(seat) * usize::from(spots) + usize::from(spot);
                     let default = self.last_bets[slot].unwrap_or(limits.min);
-                    let who = names.place(
-                        felt_core::round::Place {
-                            seat,
-                            spot,
-                            hand: 0,
-                        },
-                        false,
-                    );
+                    let who = self.names.spot(seat, spot);
                     let placed = loop {
                         let q = format!(
                             "{who} (balance {}): main bet {} to {} in steps of {}, 0 for none [{default}]?",
@@ -540,7 +563,7 @@ impl Session<'_> {
         log: &mut EventLog,
     ) -> Result<bool> {
         let spots = live.setup.spots;
-        let names = Names::new(self.rules, spots);
+        self.names.set_spots(spots);
         loop {
             let legal = live.engine.legal_actions();
             match legal.turn {
@@ -551,15 +574,20 @@ impl Session<'_> {
                 },
                 Turn::Seat { seat, spot, hand } => {
                     let view = live.engine.view(seat);
-                    for l in render::table_lines(&view, &names) {
-                        p.say(l);
-                    }
                     // After a split every hand of the spot is named, the first one too.
-                    let split = view
+                    if view
                         .spots
                         .iter()
-                        .any(|s| s.seat == seat && s.spot == spot && s.hands.len() > 1);
-                    let who = names.place(felt_core::round::Place { seat, spot, hand }, split);
+                        .any(|s| s.seat == seat && s.spot == spot && s.hands.len() > 1)
+                    {
+                        self.names.mark_split(seat, spot);
+                    }
+                    for l in render::table_lines(&view, &self.names) {
+                        p.say(l);
+                    }
+                    let who = self
+                        .names
+                        .hand(felt_core::round::Place { seat, spot, hand });
                     let menu = choice_menu(&legal);
                     use felt_core::round::Decisions as D;
                     let offer = if legal.decisions.contains(D::EVEN_MONEY) {
@@ -584,117 +612,4 @@ impl Session<'_> {
             }
         }
     }
-}
-
-fn parse_amount(s: &str, default: Money) -> Result<Money, String> {
-    if s.is_empty() {
-        return Ok(default);
-    }
-    let m: Money = s
-        .parse()
-        .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())?;
-    if m < Money::ZERO {
-        return Err("an amount cannot be negative".to_string());
-    }
-    Ok(m)
-}
-
-fn parse_yes_no(s: &str) -> Result<bool, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "" | "n" | "no" => Ok(false),
-        "y" | "yes" => Ok(true),
-        _ => Err("answer y or n".to_string()),
-    }
-}
-
-/// The menu of legal choices, e.g. `[h]it, [s]tand, [d]ouble 5.00, s[p]lit`.
-fn choice_menu(legal: &felt_core::Legal) -> String {
-    use felt_core::round::Decisions as D;
-    let d = legal.decisions;
-    let mut items = Vec::new();
-    if d.contains(D::HIT) {
-        items.push("[h]it".to_string());
-    }
-    if d.contains(D::STAND) {
-        items.push("[s]tand".to_string());
-    }
-    if d.contains(D::DOUBLE) {
-        match legal.double {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[d]ouble (d AMOUNT, {} to {})", r.min, r.max))
-            }
-            Some(r) => items.push(format!("[d]ouble {}", r.max)),
-            None => items.push("[d]ouble".to_string()),
-        }
-    }
-    if d.contains(D::SPLIT) {
-        items.push("s[p]lit".to_string());
-    }
-    if d.contains(D::SURRENDER) {
-        items.push("su[r]render".to_string());
-    }
-    if d.contains(D::INSURE) {
-        match legal.insurance {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[i]nsurance (i AMOUNT, {} to {})", r.min, r.max))
-            }
-            Some(r) => items.push(format!("[i]nsurance {}", r.max)),
-            None => items.push("[i]nsurance".to_string()),
-        }
-    }
-    if d.contains(D::EVEN_MONEY) {
-        items.push("[e]ven money".to_string());
-    }
-    if d.contains(D::DECLINE) {
-        items.push("[n]o thanks".to_string());
-    }
-    items.join(", ")
-}
-
-/// Reads a choice; refuses what is not offered, saying what is.
-fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
-    let mut words = s.split_whitespace();
-    let word = words.next().unwrap_or("").to_ascii_lowercase();
-    let amount = words.next();
-    let pick = |range: Option<felt_core::round::AmountRange>| -> Result<Money, String> {
-        let r = range.ok_or("no amount is offered")?;
-        match amount {
-            None => Ok(r.max),
-            Some(t) => {
-                let m: Money = t
-                    .parse()
-                    .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())?;
-                if r.allows(m) {
-                    Ok(m)
-                } else {
-                    Err(format!("{m} is not allowed: {} to {}", r.min, r.max))
-                }
-            }
-        }
-    };
-    let d = match word.as_str() {
-        "h" | "hit" => Decision::Hit,
-        "s" | "stand" => Decision::Stand,
-        "d" | "double" => Decision::Double(pick(legal.double)?),
-        "p" | "split" => Decision::Split,
-        "r" | "surrender" => Decision::Surrender,
-        "i" | "insurance" | "insure" => Decision::Insure(pick(legal.insurance)?),
-        "e" | "even" | "even-money" => Decision::EvenMoney,
-        "n" | "no" => Decision::Decline,
-        "" => return Err(format!("choose one of: {}", choice_menu(legal))),
-        other => return Err(format!("`{other}` is not a choice: {}", choice_menu(legal))),
-    };
-    if amount.is_some() && !matches!(d, Decision::Double(_) | Decision::Insure(_)) {
-        return Err(format!("`{word}` takes no amount"));
-    }
-    if words.next().is_some() {
-        return Err("too many words: give a choice and at most one amount".to_string());
-    }
-    if !legal.decisions.allows(d) {
-        return Err(format!(
-            "not offered now; choose one of: {}",
-            choice_menu(legal)
-        ));
-    }
-    Ok(d)
 }

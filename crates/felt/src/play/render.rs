@@ -1,30 +1,79 @@
 //! Turning events and views into the lines a player reads.
 
 use felt_core::round::{
-    BetKind, Event, Move, Outcome, Place, Settlement, ShuffleWhy, Target, View, Why,
+    BetKind, Decision, Event, Move, Outcome, Place, Settlement, ShuffleWhy, Target, View, Why,
 };
 use felt_core::{Card, Money, Rules};
 
-/// Names seats, spots and side bets the way the table talks about them.
+/// Names seats, spots, hands and side bets the way the table talks about them.
+///
+/// A spot's hands are named ("hand 1", "hand 2", ...) once the spot is split, the
+/// first hand too, in every line: cards dealt, hands standing, settlements, questions.
+/// An unsplit spot's lines name no hand. Side bets and insurance belong to the spot,
+/// not to a hand, so their lines name the spot only. The names follow the round's
+/// events: feed every event to [`Names::observe`] before rendering it.
 pub struct Names<'a> {
     rules: &'a Rules,
     spots: u8,
+    /// The spots of the current round that have been split: (seat, spot).
+    split: Vec<(u8, u8)>,
 }
 
 impl<'a> Names<'a> {
     /// Names for this game with `spots` spots per seat.
     pub fn new(rules: &'a Rules, spots: u8) -> Self {
-        Names { rules, spots }
+        Names {
+            rules,
+            spots,
+            split: Vec::new(),
+        }
     }
 
-    /// "Seat 1" or "Seat 1 spot 2" (with several spots), plus "hand 2" after a split.
-    pub fn place(&self, p: Place, split: bool) -> String {
-        let mut s = format!("Seat {}", p.seat + 1);
-        if self.spots > 1 {
-            s.push_str(&format!(" spot {}", p.spot + 1));
+    /// Sets the spots per seat (a recovered round may have been dealt with another
+    /// number than this session's).
+    pub fn set_spots(&mut self, spots: u8) {
+        self.spots = spots;
+    }
+
+    /// Follows the round: a new round forgets the splits, a split marks its spot.
+    pub fn observe(&mut self, e: &Event) {
+        match e {
+            Event::RoundStarted { .. } => self.split.clear(),
+            Event::Decided {
+                at,
+                decision: Decision::Split,
+            } => self.mark_split(at.seat, at.spot),
+            _ => {}
         }
-        if split {
-            s.push_str(&format!(" hand {}", p.hand + 1));
+    }
+
+    /// Marks a spot as split (its hands are named from now on).
+    pub fn mark_split(&mut self, seat: u8, spot: u8) {
+        if !self.is_split(seat, spot) {
+            self.split.push((seat, spot));
+        }
+    }
+
+    /// Whether the spot has been split in this round.
+    pub fn is_split(&self, seat: u8, spot: u8) -> bool {
+        self.split.contains(&(seat, spot))
+    }
+
+    /// "Seat 1" or "Seat 1 spot 2" (with several spots): the spot, never a hand.
+    pub fn spot(&self, seat: u8, spot: u8) -> String {
+        let mut s = format!("Seat {}", seat + 1);
+        if self.spots > 1 {
+            s.push_str(&format!(" spot {}", spot + 1));
+        }
+        s
+    }
+
+    /// The hand at `p`: its spot, plus "hand N" when the spot is split (any hand past
+    /// the first is a split hand, whatever the events said).
+    pub fn hand(&self, p: Place) -> String {
+        let mut s = self.spot(p.seat, p.spot);
+        if p.hand > 0 || self.is_split(p.seat, p.spot) {
+            s.push_str(&format!(" hand {}", u16::from(p.hand) + 1));
         }
         s
     }
@@ -98,7 +147,7 @@ pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
                 } else {
                     ""
                 };
-                format!("{}: {}{extra}", names.place(*p, p.hand > 0), card.pretty())
+                format!("{}: {}{extra}", names.hand(*p), card.pretty())
             }
         },
         Event::Peeked { natural } => {
@@ -115,7 +164,7 @@ pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
             )
         }
         Event::Stood { at, total } => {
-            format!("{} stands on {total}.", names.place(*at, at.hand > 0))
+            format!("{} stands on {total}.", names.hand(*at))
         }
         Event::DealerDone { total, busted } => {
             if *busted {
@@ -171,11 +220,12 @@ fn settlement_line(s: &Settlement, names: &Names<'_>) -> String {
             .unwrap_or_default();
         reason = format!("{reason}, {p}");
     }
-    format!(
-        "{} {what}: {reason}: {}",
-        names.place(s.at, s.at.hand > 0),
-        signed(net)
-    )
+    // A side bet or insurance belongs to the spot; the main bet to its hand.
+    let who = match s.bet {
+        BetKind::Main | BetKind::Double | BetKind::Split => names.hand(s.at),
+        BetKind::Insurance | BetKind::Side(_) => names.spot(s.at.seat, s.at.spot),
+    };
+    format!("{who} {what}: {reason}: {}", signed(net))
 }
 
 /// The table as `seat` sees it: the dealer, then every spot's hands.
@@ -193,15 +243,15 @@ pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
     out.push(dealer);
     for s in &v.spots {
         for (i, h) in s.hands.iter().enumerate() {
-            let p = Place {
-                seat: s.seat,
-                spot: s.spot,
-                hand: i as u8,
+            // The view is the truth here: a spot with several hands was split.
+            let who = if s.hands.len() > 1 || names.is_split(s.seat, s.spot) {
+                format!("{} hand {}", names.spot(s.seat, s.spot), i + 1)
+            } else {
+                names.spot(s.seat, s.spot)
             };
             let soft = if h.soft && h.total < 21 { "soft " } else { "" };
             out.push(format!(
-                "  {}: {}  ({soft}{})  bet {}{}",
-                names.place(p, s.hands.len() > 1),
+                "  {who}: {}  ({soft}{})  bet {}{}",
                 cards(&h.cards),
                 h.total,
                 h.stake,
@@ -214,4 +264,34 @@ pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(seat: u8, spot: u8, hand: u8) -> Place {
+        Place { seat, spot, hand }
+    }
+
+    #[test]
+    fn a_split_spot_names_every_hand_until_the_next_round() {
+        let rules = crate::game_arg::load_game("classic").unwrap();
+        let mut n = Names::new(&rules, 2);
+        assert_eq!(n.hand(at(0, 1, 0)), "Seat 1 spot 2");
+        n.observe(&Event::Decided {
+            at: at(0, 1, 0),
+            decision: Decision::Split,
+        });
+        assert_eq!(n.hand(at(0, 1, 0)), "Seat 1 spot 2 hand 1");
+        assert_eq!(n.hand(at(0, 1, 2)), "Seat 1 spot 2 hand 3");
+        // The other spot and the other seat are not split.
+        assert_eq!(n.hand(at(0, 0, 0)), "Seat 1 spot 1");
+        assert_eq!(n.hand(at(1, 1, 0)), "Seat 2 spot 2");
+        n.observe(&Event::RoundStarted { round: 2 });
+        assert_eq!(n.hand(at(0, 1, 0)), "Seat 1 spot 2");
+        n.set_spots(1);
+        assert_eq!(n.hand(at(0, 0, 0)), "Seat 1");
+        assert_eq!(n.spot(6, 0), "Seat 7");
+    }
 }
