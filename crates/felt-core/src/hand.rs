@@ -15,6 +15,8 @@ pub struct Hand {
     cards: [Card; MAX_CARDS],
     len: u8,
     hard: u8,
+    /// The best total, kept as cards arrive (read far more often than written).
+    best: u8,
     has_ace: bool,
 }
 
@@ -42,6 +44,7 @@ impl Hand {
         cards: [FILLER; MAX_CARDS],
         len: 0,
         hard: 0,
+        best: 0,
         has_ace: false,
     };
 
@@ -65,6 +68,11 @@ impl Hand {
         self.len += 1;
         self.hard = self.hard.saturating_add(c.value());
         self.has_ace |= c.rank == Rank::Ace;
+        self.best = if self.has_ace && self.hard <= 11 {
+            self.hard + 10
+        } else {
+            self.hard
+        };
         true
     }
 
@@ -85,6 +93,7 @@ impl Hand {
     pub fn clear(&mut self) {
         self.len = 0;
         self.hard = 0;
+        self.best = 0;
         self.has_ace = false;
     }
 
@@ -121,17 +130,13 @@ impl Hand {
     /// Whether an ace counts 11 in the best total.
     #[inline]
     pub fn is_soft(&self) -> bool {
-        self.has_ace && self.hard <= 11
+        self.best != self.hard
     }
 
     /// The best total: one ace counts 11 when that does not bust the hand.
     #[inline]
     pub fn total(&self) -> u8 {
-        if self.is_soft() {
-            self.hard + 10
-        } else {
-            self.hard
-        }
+        self.best
     }
 
     /// Whether the hand is over 21.
