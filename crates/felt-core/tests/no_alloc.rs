@@ -73,7 +73,8 @@ fn automated_rounds_allocate_nothing_per_round_or_card() {
         play(&mut round, &table, &mut meters, 20_000);
         let after = dhat::HeapStats::get();
         assert_eq!(
-            after.total_blocks, before.total_blocks,
+            after.total_blocks,
+            before.total_blocks,
             "{game}: {} heap blocks allocated in 20,000 rounds",
             after.total_blocks - before.total_blocks
         );

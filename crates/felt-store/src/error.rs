@@ -95,12 +95,28 @@ pub enum StoreError {
 
     /// The disk (or the database's size limit) is full.
     #[error(
-        "the disk holding the database at {path} is full: free some space and try again; the \
-         step that failed was not written and everything before it is safe"
+        "the disk holding the database at {path} is full (or a file-size limit or disk quota is \
+         reached): free some space (or raise the limit) and try again; the step that failed \
+         was not written and everything committed before it is safe"
     )]
     DiskFull {
         /// The file.
         path: PathBuf,
+    },
+
+    /// The operating system refused to write the database or its journal: the disk is
+    /// full, a file-size limit (`ulimit -f`) or quota is reached, or the device failed.
+    #[error(
+        "cannot write the database at {path} or its journal ({cause}): the disk is full, a \
+         file-size limit (`ulimit -f`) or disk quota is reached, or the device is failing. \
+         Free some space (or raise the limit) and try again; the step that failed was not \
+         committed and everything committed before it is safe"
+    )]
+    WriteFailed {
+        /// The file.
+        path: PathBuf,
+        /// What the database said.
+        cause: Cause,
     },
 
     /// The database cannot be written: a read-only file, directory or file system, or a
@@ -128,9 +144,17 @@ pub enum StoreError {
     },
 
     /// The file is a felt database, but its contents are damaged or inconsistent.
+    ///
+    /// `felt books` cannot read such a file either, so the advice names what works
+    /// without felt: SQLite's own integrity check, a backup, or new books.
     #[error(
-        "the database at {path} is damaged ({detail}): run `felt books` to see what is wrong, \
-         and restore a backup, or use --db PATH (or FELT_DB) to start another file"
+        "the database at {path} is damaged ({detail}): nothing more was written to it. Keep \
+         it for an audit and do not play on it. `sqlite3 '{path}' 'PRAGMA integrity_check'` \
+         lists the damage; to go on, restore a backup of the file (with its -wal and -shm \
+         files, if any), or move the file and its -wal and -shm files aside (e.g. \
+         `mv '{path}' '{path}.damaged'`) so that the next `felt play` starts new books, or use \
+         --db PATH (or FELT_DB) to pick another file",
+        path = .path.display()
     )]
     Damaged {
         /// The file.
@@ -210,7 +234,11 @@ pub enum StoreError {
     },
 
     /// Any other database failure (an I/O error, an internal error).
-    #[error("the database at {path} failed ({cause}): try again; if it persists, run `felt books` and restore a backup")]
+    #[error(
+        "the database at {path} failed ({cause}): try again; if it persists, check the file \
+         with `sqlite3 '{path}' 'PRAGMA integrity_check'` and restore a backup",
+        path = .path.display()
+    )]
     Database {
         /// The file.
         path: PathBuf,

@@ -701,3 +701,17 @@ fn an_engine_style_round_through_the_felt() {
         "{report}"
     );
 }
+
+#[test]
+fn next_round_id_is_the_id_the_next_round_gets() {
+    let (_d, mut s) = fresh();
+    assert_eq!(s.next_round_id().unwrap(), RoundId(1));
+    // Asking takes no number.
+    assert_eq!(s.next_round_id().unwrap(), RoundId(1));
+    let r1 = s.begin_round(&new_round("t", 1)).unwrap();
+    assert_eq!(r1, RoundId(1));
+    assert_eq!(s.next_round_id().unwrap(), RoundId(2));
+    let r2 = s.begin_round(&new_round("u", 2)).unwrap();
+    assert_eq!(r2, RoundId(2));
+    assert_eq!(s.next_round_id().unwrap(), RoundId(3));
+}

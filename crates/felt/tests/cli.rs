@@ -263,8 +263,9 @@ fn play_same_seed_replays_on_fresh_books_and_deals_new_shuffles_later() {
     let later = felt_at(&a, &args, answers);
     assert!(later.status.success());
     let t = text(&later);
+    // Two rounds each: the `q` at the third round's bet prompt begins no round.
     assert!(
-        t.contains("seed 7, mixed with the 3 round(s) this table has begun"),
+        t.contains("seed 7, mixed with the 2 round(s) this table has begun"),
         "{t}"
     );
     // No round seed of the books is used twice.
@@ -280,11 +281,98 @@ fn play_same_seed_replays_on_fresh_books_and_deals_new_shuffles_later() {
         .iter()
         .map(|r| r["seed"].as_str().expect("every round is over"))
         .collect();
-    assert_eq!(seeds.len(), 6, "{rounds}");
+    assert_eq!(seeds.len(), 4, "{rounds}");
     let distinct: std::collections::BTreeSet<&&str> = seeds.iter().collect();
     assert_eq!(
         distinct.len(),
         seeds.len(),
         "a round seed repeats: {seeds:?}"
     );
+}
+
+#[test]
+fn play_even_money_on_a_natural_against_an_ace_pays_one_to_one() {
+    // Player A K, dealer 9 in the hole under an ace: even money offered and taken.
+    let (t, _) = play_with_shoe("classic", "Ah 9c Kd As", &[], "10\ne\nq\n");
+    assert!(
+        t.contains("Seat 1: the dealer shows an ace: even money? [e]ven money, [n]o thanks?"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Seat 1 Main bet: even money, 1 to 1: +10.00"),
+        "{t}"
+    );
+    // Paid at once, before the dealer's hole card is known (it is not a blackjack).
+    let paid = t.find("even money, 1 to 1").unwrap();
+    let peek = t
+        .find("The dealer checks the hole card: no blackjack.")
+        .unwrap();
+    assert!(paid < peek, "{t}");
+    assert!(!t.contains("blackjack, 3 to 2"), "{t}");
+    assert!(t.contains("Seat 1 balance: 1010.00"), "{t}");
+    assert!(t.contains("leaves the table with 1010.00"), "{t}");
+}
+
+#[test]
+fn play_late_surrender_returns_half_the_bet() {
+    // Lucky Ladies: late surrender. Player 10 6 against a dealer 10 (9 in the hole,
+    // no blackjack): surrender after the peek.
+    let (t, _) = play_with_shoe("lucky-ladies", "Tc 9d 6h Ts", &[], "10\n0\nr\nq\n");
+    assert!(
+        t.contains("The dealer checks the hole card: no blackjack."),
+        "{t}"
+    );
+    assert!(t.contains("su[r]render"), "{t}");
+    assert!(t.contains("Seat 1 Main bet: surrendered: -5.00"), "{t}");
+    assert!(t.contains("Seat 1 balance: 995.00"), "{t}");
+    assert!(t.contains("leaves the table with 995.00"), "{t}");
+}
+
+#[test]
+fn play_double_for_less_stakes_only_the_amount_chosen() {
+    // Lucky Ladies: double for less. Player 6 5 (11) doubles for 5.00 of a 10.00
+    // bet, draws a 10; the dealer 10 6 hits a 9 and busts: 15.00 won.
+    let (t, _) = play_with_shoe("lucky-ladies", "6c Td 5h 6s Th 9c", &[], "10\n0\nd 5\nq\n");
+    assert!(t.contains("[d]ouble (d AMOUNT, 5.00 to 10.00)"), "{t}");
+    assert!(t.contains("Seat 1: 10♥"), "{t}");
+    assert!(t.contains("Dealer busts with 25."), "{t}");
+    assert!(t.contains("Seat 1 Main bet: wins, 1 to 1: +15.00"), "{t}");
+    assert!(t.contains("Seat 1 balance: 1015.00"), "{t}");
+    assert!(t.contains("leaves the table with 1015.00"), "{t}");
+}
+
+#[test]
+fn play_two_spots_bet_and_settle_each_spot_on_its_own() {
+    // Deal order: spot 1, spot 2, hole; spot 1, spot 2, up card. Spot 1: 10 10 (20),
+    // spot 2: 9 7 (16), dealer 10 8 (18): spot 1 wins 10.00, spot 2 loses 20.00.
+    let (t, _) = play_with_shoe(
+        "classic",
+        "Tc 9d Th Th 7d 8s",
+        &["--spots", "2"],
+        "10\n20\ns\ns\nq\n",
+    );
+    assert!(
+        t.contains("Seat 1 spot 1 (balance 1000.00): main bet"),
+        "{t}"
+    );
+    assert!(
+        t.contains("Seat 1 spot 2 (balance 990.00): main bet"),
+        "{t}"
+    );
+    assert!(
+        t.contains("  Seat 1 spot 1: 10♣ 10♥  (20)  bet 10.00"),
+        "{t}"
+    );
+    assert!(t.contains("  Seat 1 spot 2: 9♦ 7♦  (16)  bet 20.00"), "{t}");
+    assert!(
+        t.contains("Dealer turns the hole card: 10♥ (total 18)."),
+        "{t}"
+    );
+    assert!(
+        t.contains("Seat 1 spot 1 Main bet: wins, 1 to 1: +10.00"),
+        "{t}"
+    );
+    assert!(t.contains("Seat 1 spot 2 Main bet: loses: -20.00"), "{t}");
+    assert!(t.contains("Seat 1 balance: 990.00"), "{t}");
+    assert!(t.contains("leaves the table with 990.00"), "{t}");
 }

@@ -3,6 +3,7 @@
 
 use super::RulesFile;
 use std::fmt;
+use std::ops::Range;
 
 /// What is wrong with a rules file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,11 +99,9 @@ fn line_of_key(text: &str, key: &str) -> Option<usize> {
 /// Parses the TOML text (unknown keys and wrong types are errors).
 pub(super) fn parse(text: &str, origin: &str) -> Result<RulesFile, RulesError> {
     toml::from_str::<RulesFile>(text).map_err(|e| {
-        let line = e.span().map(|s| line_of_offset(text, s.start));
-        let key = e
-            .span()
-            .and_then(|s| key_at(text, s.start))
-            .filter(|k| !k.is_empty());
+        let span = e.span();
+        let line = span.as_ref().map(|s| line_of_offset(text, s.start));
+        let key = span.and_then(|s| key_at(text, s)).filter(|k| !k.is_empty());
         RulesError {
             origin: origin.to_string(),
             line,
@@ -112,24 +111,195 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<RulesFile, RulesError> {
     })
 }
 
-/// The key written on the line holding `offset` (`key = ...`), or the table header.
-fn key_at(text: &str, offset: usize) -> Option<String> {
-    let start = text[..offset.min(text.len())]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
-    let line = text[start..].lines().next()?.trim();
+/// The exact dotted key path (`side_bets[1].pays[2].basis`) of the deepest key or value
+/// whose span holds the error span `span`.
+///
+/// A document that parses as TOML (the error is a type, an unknown key, a bad value)
+/// is walked with `toml_edit`, which keeps every key's and value's byte span. A
+/// document that does not parse is named by the table in effect where the error is
+/// (the text before its line, parsed alone) and the bare key written on that line.
+fn key_at(text: &str, span: Range<usize>) -> Option<String> {
+    let start = floor_char_boundary(text, span.start);
+    let end = floor_char_boundary(text, span.end.max(start));
+    let span = start..end;
+    match toml_edit::ImDocument::parse(text) {
+        Ok(doc) => {
+            let mut path = Vec::new();
+            find_in_table(doc.as_table(), &span, &mut path);
+            Some(join(&path))
+        }
+        Err(_) => key_of_broken_line(text, start),
+    }
+}
+
+/// One step of a key path: a key, or an index into an array (of tables).
+#[derive(Clone)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn join(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&quote_key(k));
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// A key as written in TOML: bare if it can be, else quoted.
+fn quote_key(k: &str) -> String {
+    let bare = !k.is_empty()
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if bare {
+        k.to_string()
+    } else {
+        format!("{k:?}")
+    }
+}
+
+/// Whether the node at `node` holds the error span (an empty error span at the node's
+/// end counts, e.g. a missing value).
+fn holds(node: Option<Range<usize>>, span: &Range<usize>) -> bool {
+    node.is_some_and(|n| n.start <= span.start && span.end <= n.end.max(n.start + 1))
+}
+
+/// Extends `path` with the deepest key under `table` holding `span`; true if found.
+fn find_in_table(table: &toml_edit::Table, span: &Range<usize>, path: &mut Vec<Step>) -> bool {
+    for (name, item) in table.iter() {
+        let key_span = table.key(name).and_then(|k| k.span());
+        path.push(Step::Key(name.to_string()));
+        if holds(key_span, span) || find_in_item(item, span, path) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+/// Extends `path` (which names `item`) with the deepest step inside `item` holding
+/// `span`; true if `item` itself or something in it holds it.
+fn find_in_item(item: &toml_edit::Item, span: &Range<usize>, path: &mut Vec<Step>) -> bool {
+    match item {
+        toml_edit::Item::None => false,
+        toml_edit::Item::Value(v) => find_in_value(v, span, path),
+        // A `[table]`'s span is its header; its keys may be anywhere after it.
+        toml_edit::Item::Table(t) => find_in_table(t, span, path) || holds(t.span(), span),
+        toml_edit::Item::ArrayOfTables(a) => {
+            for (i, t) in a.iter().enumerate() {
+                path.push(Step::Index(i));
+                if find_in_table(t, span, path) || holds(t.span(), span) {
+                    return true;
+                }
+                path.pop();
+            }
+            false
+        }
+    }
+}
+
+/// As [`find_in_item`], for a value (inline tables and arrays are walked).
+fn find_in_value(value: &toml_edit::Value, span: &Range<usize>, path: &mut Vec<Step>) -> bool {
+    if !holds(value.span(), span) {
+        return false;
+    }
+    match value {
+        toml_edit::Value::Array(a) => {
+            for (i, v) in a.iter().enumerate() {
+                path.push(Step::Index(i));
+                if find_in_value(v, span, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        toml_edit::Value::InlineTable(t) => {
+            for (name, v) in t.iter() {
+                let key_span = t.key(name).and_then(|k| k.span());
+                path.push(Step::Key(name.to_string()));
+                if holds(key_span, span) || find_in_value(v, span, path) {
+                    return true;
+                }
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+    true
+}
+
+/// For text that is not TOML: the table in effect at `offset` (found by parsing the
+/// lines before it) and the bare key `key =` written on its line, if any.
+fn key_of_broken_line(text: &str, offset: usize) -> Option<String> {
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("").trim();
+    let doc = toml_edit::ImDocument::parse(&text[..line_start]).ok()?;
+    let mut table = Vec::new();
+    let mut best = None;
+    last_header(doc.as_table(), &mut table, &mut best);
+    let mut path = best.map(|(_, p)| p).unwrap_or_default();
     if line.starts_with('[') {
-        return Some(line.trim_matches(|c| c == '[' || c == ']').to_string());
+        // The header itself is broken; the table before it is not the one meant.
+        return None;
     }
     let (k, _) = line.split_once('=')?;
-    let header = text[..start]
-        .lines()
-        .rev()
-        .map(str::trim)
-        .find(|l| l.starts_with('['))
-        .map(|h| h.trim_matches(|c| c == '[' || c == ']').trim().to_string());
-    Some(match header {
-        Some(h) => format!("{h}.{}", k.trim()),
-        None => k.trim().to_string(),
-    })
+    let k = k.trim();
+    if k.is_empty()
+        || !k
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.')
+    {
+        return Some(join(&path)).filter(|p| !p.is_empty());
+    }
+    path.extend(k.split('.').map(|p| Step::Key(p.to_string())));
+    Some(join(&path))
+}
+
+/// The path of the table whose header comes last in the text (`best`: its offset and path).
+fn last_header(
+    table: &toml_edit::Table,
+    path: &mut Vec<Step>,
+    best: &mut Option<(usize, Vec<Step>)>,
+) {
+    for (name, item) in table.iter() {
+        path.push(Step::Key(name.to_string()));
+        let mut visit = |t: &toml_edit::Table, path: &mut Vec<Step>| {
+            if let Some(s) = t.span() {
+                if best.as_ref().map_or(true, |(b, _)| s.start >= *b) {
+                    *best = Some((s.start, path.clone()));
+                }
+            }
+            last_header(t, path, best);
+        };
+        match item {
+            toml_edit::Item::Table(t) => visit(t, path),
+            toml_edit::Item::ArrayOfTables(a) => {
+                for (i, t) in a.iter().enumerate() {
+                    path.push(Step::Index(i));
+                    visit(t, path);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+        path.pop();
+    }
+}
+
+/// The largest char boundary at or below `i` (and within `text`).
+fn floor_char_boundary(text: &str, i: usize) -> usize {
+    let mut i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }

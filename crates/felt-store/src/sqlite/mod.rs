@@ -98,6 +98,12 @@ fn classify(path: &Path, busy_ms: u64, e: rusqlite::Error) -> StoreError {
                 waited_ms: busy_ms,
             },
             ErrorCode::DiskFull => StoreError::DiskFull { path },
+            ErrorCode::SystemIoFailure if is_write_failure(f.extended_code) => {
+                StoreError::WriteFailed {
+                    path,
+                    cause: Box::new(e),
+                }
+            }
             ErrorCode::ReadOnly => StoreError::ReadOnly { path },
             ErrorCode::NotADatabase => StoreError::NotADatabase { path },
             ErrorCode::DatabaseCorrupt | ErrorCode::ConstraintViolation => StoreError::Damaged {
@@ -125,6 +131,22 @@ fn classify(path: &Path, busy_ms: u64, e: rusqlite::Error) -> StoreError {
             cause: Box::new(e),
         },
     }
+}
+
+/// Whether an extended `SQLITE_IOERR_*` code is a failed write, grow or sync of the
+/// database, its journal or its shared-memory index (what a full disk or a file-size
+/// limit gives when the system says so with an error rather than a short write).
+fn is_write_failure(extended: std::os::raw::c_int) -> bool {
+    use rusqlite::ffi;
+    [
+        ffi::SQLITE_IOERR_WRITE,
+        ffi::SQLITE_IOERR_FSYNC,
+        ffi::SQLITE_IOERR_DIR_FSYNC,
+        ffi::SQLITE_IOERR_TRUNCATE,
+        ffi::SQLITE_IOERR_SHMSIZE,
+        ffi::SQLITE_IOERR_SHMMAP,
+    ]
+    .contains(&extended)
 }
 
 /// `Damaged` for the current file, from a detail.
@@ -193,6 +215,26 @@ impl SqliteStore {
     /// The file the books are in.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The id the next round begun in these books will get, unless another table
+    /// begins one first (ids are never reused, so a round that is never begun takes
+    /// no number).
+    pub fn next_round_id(&self) -> Result<RoundId> {
+        self.read(|c| {
+            let last: Option<i64> = c
+                .query_row(
+                    "SELECT seq FROM sqlite_sequence WHERE name = 'rounds'",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let last = match last {
+                Some(n) => n,
+                None => c.query_row("SELECT COALESCE(MAX(id), 0) FROM rounds", [], |r| r.get(0))?,
+            };
+            Ok(RoundId(last.saturating_add(1)))
+        })
     }
 
     /// The schema version of the file (`PRAGMA user_version`).

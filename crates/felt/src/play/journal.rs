@@ -227,12 +227,23 @@ pub fn result_json(setup: &Setup, engine: &PlayRound) -> String {
 
 /// A round being played live: each step goes to the books before it is shown.
 pub struct Live {
-    /// The round's id in the books.
+    /// The round's id in the books (while the round is [pending](Live::is_pending), the
+    /// id it expects to get).
     pub id: RoundId,
     /// The engine.
     pub engine: PlayRound,
     /// Who plays.
     pub setup: Setup,
+    /// A round not yet in the books: what opening it writes.
+    pending: Option<Pending>,
+}
+
+/// A round set up in memory and not yet written: its row and its setup step are written
+/// together with its first accepted action (a bet), so a round nobody bets on leaves
+/// nothing in the books.
+struct Pending {
+    new: NewRound,
+    setup_step: Step,
 }
 
 /// What a live step gave.
@@ -244,8 +255,11 @@ pub enum Stepped {
 }
 
 impl Live {
-    /// Opens a new round: writes its seed (and its hash) and the shoe, then the setup
-    /// step (the engine's `begin`). Returns the round and the setup's events.
+    /// Sets a new round up in memory (the engine's `begin`: a shuffle when one is due,
+    /// the burn) without writing it: the round, its seed (and the seed's hash), its shoe
+    /// and its setup step go to the books with its first accepted action
+    /// ([`Live::step`]), so a round the player leaves before betting leaves no trace.
+    /// Returns the round and the setup's events.
     pub fn begin(
         store: &mut SqliteStore,
         ctx: &Ctx,
@@ -254,26 +268,47 @@ impl Live {
         players: &[String],
         spots: u8,
     ) -> Result<(Live, Vec<Event>)> {
-        let id = store.begin_round(&NewRound {
+        let new = NewRound {
             game_id: ctx.house.clone(),
             table_id: ctx.table_id.clone(),
             seed,
             shoe: Some(shoe.to_bytes()),
-        })?;
-        Live::setup(store, ctx, id, shoe, seed, players, spots)
+        };
+        let (engine, setup, events, setup_step) =
+            Live::set_up(store, ctx, shoe, seed, players, spots)?;
+        let live = Live {
+            id: store.next_round_id()?,
+            engine,
+            setup,
+            pending: Some(Pending { new, setup_step }),
+        };
+        Ok((live, events))
     }
 
-    /// Writes the setup step of round `id` (begun with this shoe and seed), with the
-    /// players' balances as the books hold them now.
-    pub fn setup(
+    /// A round the books already hold, at the state its replay reached.
+    pub fn resumed(id: RoundId, engine: PlayRound, setup: Setup) -> Live {
+        Live {
+            id,
+            engine,
+            setup,
+            pending: None,
+        }
+    }
+
+    /// Whether the round is not yet in the books (no action of it accepted yet).
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// The engine's round, begun, with its setup and the setup step to write.
+    fn set_up(
         store: &mut SqliteStore,
         ctx: &Ctx,
-        id: RoundId,
         shoe: Shoe,
         seed: [u8; 32],
         players: &[String],
         spots: u8,
-    ) -> Result<(Live, Vec<Event>)> {
+    ) -> Result<(PlayRound, Setup, Vec<Event>, Step)> {
         let mut balances = Vec::with_capacity(players.len());
         for p in players {
             balances.push(store.balance(&Account::player(p.clone()))?);
@@ -291,8 +326,34 @@ impl Live {
         let mut events = Vec::new();
         engine.begin(&mut events)?;
         let step = ctx.step(Some(&StepAction::Setup(setup.clone())), &events, players)?;
+        Ok((engine, setup, events, step))
+    }
+
+    /// Writes a pending round (its row, then its setup step) and takes its real id.
+    fn open(&mut self, store: &mut SqliteStore) -> Result<()> {
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        let id = store.begin_round(&pending.new)?;
+        store.record_step(id, &pending.setup_step)?;
+        self.id = id;
+        Ok(())
+    }
+
+    /// Writes the setup step of round `id` (begun with this shoe and seed), with the
+    /// players' balances as the books hold them now.
+    pub fn setup(
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        id: RoundId,
+        shoe: Shoe,
+        seed: [u8; 32],
+        players: &[String],
+        spots: u8,
+    ) -> Result<(Live, Vec<Event>)> {
+        let (engine, setup, events, step) = Live::set_up(store, ctx, shoe, seed, players, spots)?;
         store.record_step(id, &step)?;
-        Ok((Live { id, engine, setup }, events))
+        Ok((Live::resumed(id, engine, setup), events))
     }
 
     /// Applies `action` (or, with `None`, runs the chance steps due) and writes the
@@ -304,6 +365,21 @@ impl Live {
         ctx: &Ctx,
         action: Option<Action>,
     ) -> Result<Stepped> {
+        if self.pending.is_some() {
+            // The first action of a round not yet in the books: tried on a copy first,
+            // so a refused one (a bet over the limit) opens nothing.
+            let mut probe = self.engine.clone();
+            let mut meters =
+                ctx.memory_meters(&ctx.meters.iter().map(|(_, v)| *v).collect::<Vec<_>>());
+            let tried = match action {
+                Some(a) => probe.apply(a, &mut meters, &mut Vec::new()),
+                None => Ok(()),
+            };
+            if let Err(e) = tried {
+                return Ok(Stepped::Refused(e));
+            }
+            self.open(store)?;
+        }
         let mut out: Option<Result<Stepped>> = None;
         let ids = ctx.meter_ids();
         let written = {

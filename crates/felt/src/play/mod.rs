@@ -211,8 +211,14 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         else {
             continue;
         };
-        session.show(&mut p, &mut events_out, &events, live.setup.spots)?;
-        if !session.play_round(&mut p, &mut store, &ctx, &mut live, &mut events_out)? {
+        if !session.play_round(
+            &mut p,
+            &mut store,
+            &ctx,
+            &mut live,
+            &mut events_out,
+            &events,
+        )? {
             return leave(&mut p, &mut store, &players, &mut events_out);
         }
     }
@@ -252,8 +258,14 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             &players,
             a.spots,
         )?;
-        session.show(&mut p, &mut events_out, &events, a.spots)?;
-        let go_on = session.play_round(&mut p, &mut store, &ctx, &mut live, &mut events_out)?;
+        let go_on = session.play_round(
+            &mut p,
+            &mut store,
+            &ctx,
+            &mut live,
+            &mut events_out,
+            &events,
+        )?;
         if live.is_done() {
             shoe = live.engine.shoe().clone();
         }
@@ -348,14 +360,7 @@ fn recover<R: BufRead, W: Write>(
                      from its stored seed and actions, identical to its log).",
                     rec.id, r.steps
                 ));
-                Ok(Some((
-                    Live {
-                        id: rec.id,
-                        engine,
-                        setup,
-                    },
-                    r.events,
-                )))
+                Ok(Some((Live::resumed(rec.id, engine, setup), r.events)))
             }
             _ => {
                 void(store, "it has no setup step".into())?;
@@ -396,7 +401,8 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// Plays a round to its end from wherever it stands; `false` if the player quits.
+    /// Plays a round to its end from wherever it stands (`so_far`: the events it has
+    /// had, shown under its header); `false` if the player quits.
     fn play_round<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
@@ -404,17 +410,32 @@ impl Session<'_> {
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
+        so_far: &[Event],
     ) -> Result<bool> {
         let spots = live.setup.spots;
+        let mut header = live.id;
         p.say("");
-        p.say(format!("Round {}", live.id));
+        p.say(format!("Round {header}"));
+        self.show(p, log, so_far, spots)?;
         while live.engine.phase() == Phase::Betting {
             if !self.take_bets(p, store, ctx, live, log)? {
+                if live.is_pending() {
+                    // No bet was taken: the round was never written, and is not one.
+                    return Ok(false);
+                }
                 // Nothing was dealt: the round is void and every bet on it returned.
                 if let Some(rec) = store.round(live.id)? {
                     journal::void(store, &rec, "the player left the table before the deal")?;
                 }
                 return Ok(false);
+            }
+            if live.id != header {
+                p.say(format!(
+                    "(This round is round {} in the books: another table began round {header} \
+                     first.)",
+                    live.id
+                ));
+                header = live.id;
             }
             match live.step(store, ctx, Some(Action::Deal))? {
                 Stepped::Done(ev) => self.show(p, log, &ev, spots)?,

@@ -1,0 +1,325 @@
+//! `felt play` and the books at their edges: leaving before any bet leaves no round,
+//! a round's header comes before its cards (new or resumed), a damaged database and a
+//! full disk give advice that works, and lose nothing already committed.
+
+mod common;
+
+use common::{stderr, stdout};
+use std::path::Path;
+use std::process::Output;
+
+/// Runs `felt ARGS --db DB` on `input`.
+fn felt(db: &Path, args: &[&str], input: &str) -> Output {
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(["--db", db.to_str().expect("utf-8 temp path")]);
+    common::run(&args, common::NO_DB, input)
+}
+
+/// Standard output of a run that must succeed.
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+    stdout(o)
+}
+
+/// `felt history --json` of the books.
+fn history(db: &Path) -> serde_json::Value {
+    serde_json::from_str(&ok(&felt(db, &["history", "--json", "--last", "1000"], ""))).unwrap()
+}
+
+/// The answers for `n` rounds of classic: bet 10, no to insurance / even money if
+/// asked, stand. An answer a prompt does not take is refused and the next line is
+/// tried, so the answers stay in step whatever the cards.
+fn stand_rounds(n: usize) -> String {
+    "10\nn\ns\n".repeat(n)
+}
+
+#[test]
+fn quitting_at_the_bet_prompt_leaves_no_round_in_the_books() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // One round played, then q at the next round's bet prompt.
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "4"],
+        &format!("{}q\n", stand_rounds(1)),
+    ));
+    assert!(t.contains("Seat 1 balance:"), "{t}");
+    let before = history(&db);
+    assert_eq!(before.as_array().unwrap().len(), 1, "{before}");
+    let books = ok(&felt(&db, &["books", "--json"], ""));
+    // Two more sessions that leave at once.
+    for _ in 0..2 {
+        let t = ok(&felt(&db, &["play", "classic", "--seed", "4"], "q\n"));
+        assert!(t.contains("leaves the table"), "{t}");
+        assert!(!t.contains("void"), "{t}");
+    }
+    assert_eq!(history(&db), before, "history unchanged");
+    assert_eq!(
+        ok(&felt(&db, &["books", "--json"], "")),
+        books,
+        "books unchanged"
+    );
+    let h = ok(&felt(&db, &["history"], ""));
+    assert!(!h.contains("voided"), "{h}");
+    // The next round played is round 2: no number was used up.
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "4"],
+        &format!("{}q\n", stand_rounds(1)),
+    ));
+    assert!(t.contains("\nRound 2\n"), "{t}");
+    let after = history(&db);
+    let ids: Vec<i64> = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [2, 1], "{after}");
+    assert!(after
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["status"] == "finished"));
+}
+
+#[test]
+fn quitting_after_a_bet_but_before_the_deal_still_voids_and_returns_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Two spots: a bet on the first, q at the second's prompt.
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "4", "--spots", "2"],
+        "10\nq\n",
+    ));
+    assert!(t.contains("leaves the table with 1000.00"), "{t}");
+    let h = history(&db);
+    assert_eq!(h.as_array().unwrap().len(), 1, "{h}");
+    assert_eq!(h[0]["status"], "voided", "{h}");
+    ok(&felt(&db, &["books"], ""));
+}
+
+#[test]
+fn a_rounds_header_comes_before_its_cards_new_or_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = dir.path().join("shoe.txt");
+    // Player 9 7 (16) against a dealer 6: hit is asked.
+    std::fs::write(&shoe, "9c Ts 7d 6h").unwrap();
+    let shoe = shoe.to_str().unwrap();
+    // The input ends at the decision: the round is left open.
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "1", "--shoe", shoe],
+        "10\n",
+    ));
+    let header = t.find("\nRound 1\n").expect("header");
+    let first_card = t.find("Seat 1: 9♣").expect("the first card");
+    assert!(header < first_card, "new round: header first\n{t}");
+    assert!(t.contains("Round 1 is not finished"), "{t}");
+    // Resumed: the header, then the replayed cards.
+    let t = ok(&felt(&db, &["play", "classic", "--seed", "1"], "s\nq\n"));
+    let resumed = t
+        .find("Round 1 was interrupted: it resumes")
+        .expect("resume");
+    let header = t.find("\nRound 1\n").expect("header");
+    let first_card = t.find("Seat 1: 9♣").expect("the replayed first card");
+    assert!(
+        resumed < header && header < first_card,
+        "resumed round: header before its cards\n{t}"
+    );
+    assert!(t.contains("Seat 1 balance:"), "{t}");
+}
+
+/// Overwrites every page of the file but the first (its header and schema) with junk.
+fn damage(db: &Path) {
+    let mut bytes = std::fs::read(db).unwrap();
+    assert!(bytes.len() > 8192);
+    for b in &mut bytes[4096..] {
+        *b = 0x5a;
+    }
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_database_gives_advice_that_does_not_need_felt() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "2"],
+        &format!("{}q\n", stand_rounds(2)),
+    ));
+    damage(&db);
+    for args in [
+        &["books"][..],
+        &["history"][..],
+        &["play", "classic", "--seed", "2"][..],
+    ] {
+        let o = felt(&db, args, "10\ns\nq\n");
+        assert!(!o.status.success(), "{args:?}: {}", stdout(&o));
+        let e = stderr(&o);
+        assert!(e.contains("is damaged"), "{args:?}: {e}");
+        assert!(!e.contains("panicked"), "{args:?}: {e}");
+        // `felt books` fails on this file too: it must not be the advice.
+        assert!(!e.contains("run `felt books`"), "{args:?}: {e}");
+        assert!(e.contains("PRAGMA integrity_check"), "{args:?}: {e}");
+        assert!(e.contains("restore a backup"), "{args:?}: {e}");
+        assert!(
+            e.contains(&format!("mv '{}' '{}.damaged'", db.display(), db.display())),
+            "{args:?}: {e}"
+        );
+        assert!(e.contains("--db PATH"), "{args:?}: {e}");
+    }
+    // Following the advice works: the file moved aside, the next `felt play` starts
+    // new books.
+    std::fs::rename(&db, dir.path().join("felt.db.damaged")).unwrap();
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "2"],
+        &format!("{}q\n", stand_rounds(1)),
+    ));
+    assert!(t.contains("New player player"), "{t}");
+}
+
+/// The balances of `felt books --json`, as (account, balance) text pairs, after
+/// checking that the books are sound.
+fn sound_balances(db: &Path) -> Vec<(String, String)> {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(db, &["books", "--json"], ""))).unwrap();
+    assert_eq!(v["sound"], true, "{v:#}");
+    v["balances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["account"].to_string(), b["balance"].to_string()))
+        .collect()
+}
+
+/// Cents from `1234.50`.
+fn money_cents(s: &str) -> i64 {
+    let (units, cents) = s.split_once('.').unwrap_or((s, "00"));
+    units.parse::<i64>().unwrap() * 100 + cents.parse::<i64>().unwrap()
+}
+
+/// The last `Seat 1 balance: X` or `Seat 1 (balance X)` the table showed.
+fn last_shown_balance(t: &str) -> String {
+    let a = t.rfind("Seat 1 balance: ").map(|i| {
+        let s = &t[i + "Seat 1 balance: ".len()..];
+        (i, s[..s.find('\n').unwrap_or(s.len())].to_string())
+    });
+    let b = t.rfind("Seat 1 (balance ").map(|i| {
+        let s = &t[i + "Seat 1 (balance ".len()..];
+        (i, s[..s.find(')').unwrap()].to_string())
+    });
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            if a.0 > b.0 {
+                a.1
+            } else {
+                b.1
+            }
+        }
+        (Some(a), None) => a.1,
+        (None, Some(b)) => b.1,
+        (None, None) => panic!("no balance shown:\n{t}"),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_stops_play_with_a_clear_error_and_loses_nothing_committed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Books with a few rounds, made without any limit.
+    ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "3"],
+        &format!("{}q\n", stand_rounds(3)),
+    ));
+    let rounds_before = history(&db).as_array().unwrap().len();
+    assert_eq!(rounds_before, 3);
+    let size = std::fs::metadata(&db).unwrap().len();
+    assert!(size < 200 * 1024, "the books are small: {size} bytes");
+    // The same books under a file-size limit of 512 blocks (256 KiB with dash's
+    // 512-byte blocks, 512 KiB where they are 1 KiB): enough to open the books, too
+    // little for the write-ahead log of 300 rounds. SIGXFSZ is ignored, so a write
+    // past the limit fails (EFBIG, or a short write) instead of killing felt.
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 512 || exit 99; exec '{}' play classic --seed 9 --db '{}'",
+        env!("CARGO_BIN_EXE_felt"),
+        db.display()
+    );
+    let mut c = std::process::Command::new("sh");
+    c.args(["-c", &script])
+        .env("FELT_DB", common::NO_DB)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = c.spawn().expect("sh runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = format!("{}q\n", stand_rounds(300));
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let o = child.wait_with_output().unwrap();
+    let (t, e) = (stdout(&o), stderr(&o));
+    assert_ne!(o.status.code(), Some(99), "ulimit -f is not available: {e}");
+    assert!(!o.status.success(), "the limit was never reached:\n{t}");
+    assert_eq!(o.status.code(), Some(1), "an error exit, not a signal: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(
+        e.contains("file-size limit") && e.contains("full"),
+        "the error says the disk or file is full: {e}"
+    );
+    assert!(
+        e.contains("everything committed before it is safe"),
+        "and what is safe: {e}"
+    );
+    assert!(
+        !t.contains("leaves the table with"),
+        "the table stopped at the failed step:\n{t}"
+    );
+    let shown = last_shown_balance(&t);
+
+    // Without the limit: the books balance, and hold every round and the balance the
+    // table showed before the failure.
+    // A round the failure left open holds its stakes on the felt: the player's wallet
+    // and the felt together are what the table last showed.
+    let balances = sound_balances(&db);
+    let cents = |who: &str| -> i64 {
+        balances
+            .iter()
+            .find(|(a, _)| a.contains(who))
+            .map_or(0, |(_, b)| money_cents(b.trim_matches('"')))
+    };
+    assert_eq!(
+        cents("\"player\"") + cents("\"felt\""),
+        money_cents(&shown),
+        "{balances:?}\n{t}"
+    );
+    let h = history(&db);
+    let played = t.matches("Seat 1 balance: ").count();
+    let finished = h
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "finished")
+        .count();
+    assert_eq!(finished, rounds_before + played, "{h:#}");
+    // And play goes on: an open round (if the failure left one) is completed.
+    let t = ok(&felt(
+        &db,
+        &["play", "classic", "--seed", "9"],
+        &format!("{}q\n", stand_rounds(2)),
+    ));
+    assert!(t.contains("leaves the table with"), "{t}");
+    sound_balances(&db);
+}
