@@ -61,6 +61,19 @@ pub(crate) fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     (m >> 32) as u32
 }
 
+/// Shuffles `cards` in place: the unbiased Fisher-Yates, last position first, each
+/// position swapped with one drawn by [`below`] among it and those before it.
+#[inline]
+fn fisher_yates<R: RngCore + ?Sized>(cards: &mut [Card], rng: &mut R) {
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, (i + 1) as u32) as usize;
+        // Plain copies: a two-byte card swaps faster than through `slice::swap`.
+        let (a, b) = (cards[i], cards[j]);
+        cards[i] = b;
+        cards[j] = a;
+    }
+}
+
 impl Shoe {
     /// `decks` fresh decks in pack order (1..=8; other counts are clamped), cut card at
     /// 75%. Not yet shuffled: a round shuffles it before the first card.
@@ -129,10 +142,7 @@ impl Shoe {
     pub fn shuffle<R: RngCore + CryptoRng + ?Sized>(&mut self, rng: &mut R) {
         self.next = 0;
         self.discards = 0;
-        for i in (1..self.cards.len()).rev() {
-            let j = below(rng, (i + 1) as u32) as usize;
-            self.cards.swap(i, j);
-        }
+        fisher_yates(&mut self.cards, rng);
         self.cut_out = false;
         self.shuffled = true;
         self.burn_due = true;
@@ -179,11 +189,7 @@ impl Shoe {
         let rack = self.discards;
         self.cards.rotate_left(rack);
         let start = self.cards.len() - rack;
-        let tail = &mut self.cards[start..];
-        for i in (1..tail.len()).rev() {
-            let j = below(rng, (i + 1) as u32) as usize;
-            tail.swap(i, j);
-        }
+        fisher_yates(&mut self.cards[start..], rng);
         self.next = start;
         self.discards = 0;
         self.cut_out = true;

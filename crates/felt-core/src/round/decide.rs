@@ -7,7 +7,7 @@ use super::flow::PlayState;
 use super::{DecisionContext, Io, PHand, Round, SideState, Spot, Stage, Status};
 use crate::card::Rank;
 use crate::money::{Money, Payout};
-use crate::rules::{DoubleOn, InsuranceOffer, LinePay, Surrender};
+use crate::rules::{InsuranceOffer, LinePay, Surrender};
 use rand_core::{CryptoRng, RngCore};
 
 /// Rounds `a` down to a multiple of `step`.
@@ -361,39 +361,32 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let cfg = &self.table.cfg;
         let ph = &self.hands[si * self.mh() + h];
         let hand = &ph.hand;
-        let spot = &self.spots[si];
         let seat = self.place(si as u8, 0).seat;
         let balance = self.balances[usize::from(seat)];
         let mut rules = Decisions::STAND;
         let total = hand.total();
-        let one_card_aces = ph.split_aces && cfg.one_card_aces;
         let two = hand.len() == 2;
-        let is_ace_pair =
-            two && hand.cards()[0].rank == Rank::Ace && hand.cards()[1].rank == Rank::Ace;
         // Split: a pair, room for a hand; aces once unless resplitting aces is allowed.
-        if two
-            && hand.is_pair(cfg.split_by_rank)
-            && spot.nhands < cfg.max_hands
-            && !(is_ace_pair && ph.split_aces && !cfg.resplit_aces)
-        {
-            rules.insert(Decisions::SPLIT);
+        if two && hand.is_pair(cfg.split_by_rank) && self.spots[si].nhands < cfg.max_hands {
+            let cards = hand.cards();
+            let ace_pair = cards[0].rank == Rank::Ace && cards[1].rank == Rank::Ace;
+            if !(ace_pair && ph.split_aces && !cfg.resplit_aces) {
+                rules.insert(Decisions::SPLIT);
+            }
         }
-        if !one_card_aces {
+        if !(ph.split_aces && cfg.one_card_aces) {
             let can_hit_aces = !ph.split_aces || cfg.hit_split_aces;
             if can_hit_aces && (total < 21 || (total == 21 && hand.is_soft() && cfg.hit_soft_21)) {
                 rules.insert(Decisions::HIT);
             }
-            let on_total = match cfg.double {
-                DoubleOn::None => false,
-                DoubleOn::AnyTwo => true,
-                DoubleOn::NineToEleven => (9..=11).contains(&total),
-                DoubleOn::TenToEleven => (10..=11).contains(&total),
-            };
-            if two && on_total && (!ph.split || cfg.das) {
-                rules.insert(Decisions::DOUBLE);
-            }
-            if two && cfg.surrender != Surrender::None && (!ph.split || cfg.surrender_after_split) {
-                rules.insert(Decisions::SURRENDER);
+            if two {
+                let on_total = cfg.double_totals.checked_shr(u32::from(total)).unwrap_or(0) & 1;
+                if on_total != 0 && (!ph.split || cfg.das) {
+                    rules.insert(Decisions::DOUBLE);
+                }
+                if cfg.surrender != Surrender::None && (!ph.split || cfg.surrender_after_split) {
+                    rules.insert(Decisions::SURRENDER);
+                }
             }
         }
         let mut afford = rules;

@@ -338,7 +338,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
     ) -> Result<(), ActionError> {
         let mut io = IoImpl { m: meters, s: sink };
         self.apply_io(action, &mut io)?;
-        if self.auto {
+        if self.stage == Stage::Betting {
+            // A bet or a withdrawal: nothing runs until the deal.
+        } else if self.auto {
             self.run(&mut io);
         } else {
             self.normalize(&mut io);

@@ -107,7 +107,8 @@ pub(crate) struct Config {
     pub even_money: bool,
     pub insurance_pays: Payout,
     pub insurance_min: Money,
-    pub double: DoubleOn,
+    /// Bit `t` set: a two-card hand of total `t` may double (from `double`).
+    pub double_totals: u32,
     pub das: bool,
     pub double_for_less: bool,
     pub max_hands: u8,
@@ -129,6 +130,17 @@ pub(crate) struct Config {
     pub settle_order: Vec<u8>,
     /// Whether any side bet has a progressive meter.
     pub any_progressive: bool,
+}
+
+/// The totals a two-card hand may double on, as a bit set (bit `t` for total `t`).
+fn double_totals(on: DoubleOn) -> u32 {
+    let range = |lo: u32, hi: u32| (lo..=hi).fold(0u32, |m, t| m | 1 << t);
+    match on {
+        DoubleOn::None => 0,
+        DoubleOn::AnyTwo => range(0, 31),
+        DoubleOn::NineToEleven => range(9, 11),
+        DoubleOn::TenToEleven => range(10, 11),
+    }
 }
 
 /// An immutable table built from validated rules; it creates rounds. Cheap to clone.
@@ -205,7 +217,7 @@ impl Table {
                 basis: Basis::To,
             },
             insurance_min: ins.min.unwrap_or(m.increment),
-            double: p.double,
+            double_totals: double_totals(p.double),
             das: p.double_after_split,
             double_for_less: p.double_for_less,
             max_hands: p.max_split_hands.max(1),
