@@ -20,6 +20,8 @@ pub fn main_game_rules(rules: &Rules, decks: u8) -> MappedRules {
     let bj = rules.main_bet().blackjack_pays;
     let mut not_analysed = Vec::new();
     let hands = u32::from(p.max_split_hands);
+    // the engine accepts 1..=8 hands, all analysed exactly; the line below is
+    // only for a rules value beyond the analyser's range
     if hands > MAX_SPLIT_HANDS {
         not_analysed.push(format!(
             "splitting to {hands} hands is analysed as {MAX_SPLIT_HANDS} hands: the figures leave out \
@@ -109,18 +111,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_preset_maps_and_lucky_ladies_reports_its_fifth_hand() {
+    fn every_preset_maps_and_lucky_ladies_splits_to_its_fifth_hand_exactly() {
         for name in felt_core::presets::names() {
             let r = felt_core::presets::load(name).unwrap().unwrap();
             let m = main_game_rules(&r, r.shoe().decks);
             assert!(m.main.validate().is_ok(), "{name}");
             assert_eq!(m.main.decks, 6);
+            assert_eq!(
+                m.main.max_split_hands,
+                u32::from(r.player().max_split_hands)
+            );
+            assert!(
+                !m.not_analysed.iter().any(|s| s.contains("split")),
+                "{name}: {:?}",
+                m.not_analysed
+            );
         }
         let ll = felt_core::presets::load("lucky-ladies").unwrap().unwrap();
         let m = main_game_rules(&ll, 6);
-        assert!(m.not_analysed.iter().any(|s| s.contains("5 hands")));
+        assert_eq!(m.main.max_split_hands, 5);
         assert!(m.main.dealer_hits_soft_17);
         assert_eq!(m.main.surrender, Surrender::Late);
         assert!(m.main.surrender_after_split);
+    }
+
+    #[test]
+    fn every_hand_limit_the_engine_accepts_is_analysed_exactly() {
+        let base = felt_core::presets::load("classic").unwrap().unwrap();
+        for hands in 1..=8u8 {
+            let Ok(r) = base.modified(|f| {
+                f.player.max_split_hands = hands;
+                f.player.resplit_aces = hands >= 3;
+            }) else {
+                continue;
+            };
+            let m = main_game_rules(&r, 6);
+            assert_eq!(m.main.max_split_hands, u32::from(hands));
+            assert_eq!(m.main.resplit_aces, hands >= 3);
+            assert!(m.main.validate().is_ok());
+            assert!(!m.not_analysed.iter().any(|s| s.contains("split")));
+        }
     }
 }

@@ -634,7 +634,7 @@ fn impossible_input_is_a_typed_error() {
             ..r.clone()
         },
         MainGameRules {
-            max_split_hands: 5,
+            max_split_hands: MAX_SPLIT_HANDS + 1,
             ..r.clone()
         },
         MainGameRules {
@@ -664,4 +664,82 @@ fn dealer_probabilities_are_distributions() {
             }
         }
     }
+}
+
+// ------------------------------------------------------- post-split plays
+
+fn has(s: &BasicStrategy, d: PostSplitDifference) -> bool {
+    s.post_split_differences().contains(&d)
+}
+
+#[test]
+fn post_split_differences_list_split_aces_and_pairs_at_the_hand_limit() {
+    let s = analyse(&six_deck_h17_das_rsp4_ls()).unwrap().basic_strategy;
+    let d = |kind, t, up, before, after, reason| PostSplitDifference {
+        kind,
+        total_or_rank: t,
+        up,
+        before,
+        after,
+        reason,
+    };
+    // one card to split aces, no resplitting aces
+    let aces = PostSplitReason::SplitAcesStand;
+    assert!(has(
+        &s,
+        d(HandKind::Pair, 1, 10, Action::Split, Action::Stand, aces)
+    ));
+    assert!(has(
+        &s,
+        d(HandKind::Soft, 17, 4, Action::Double, Action::Stand, aces)
+    ));
+    // 8-8 against a ten arriving at the fourth hand: surrender is not
+    // allowed after a split, so it is hit
+    let limit = PostSplitReason::NoResplit { max_hands: 4 };
+    assert!(has(
+        &s,
+        d(HandKind::Pair, 8, 10, Action::Split, Action::Hit, limit)
+    ));
+    // DAS: no double cell changes; hands of the chart's plays are not listed
+    assert!(s
+        .post_split_differences()
+        .iter()
+        .all(|x| x.reason != PostSplitReason::NoDoubleAfterSplit && x.before != x.after));
+    let chart = s.post_split_chart();
+    assert!(
+        chart.contains("  8,8      v 7,8,9,T: split -> hit (resplit up to 4 hands;"),
+        "{chart}"
+    );
+
+    // no DAS, no resplit: the doubles become the chart's fallback
+    let s = analyse(&one_deck_s17_nodas_split_once())
+        .unwrap()
+        .basic_strategy;
+    let nodas = PostSplitReason::NoDoubleAfterSplit;
+    assert!(has(
+        &s,
+        d(HandKind::Hard, 11, 6, Action::Double, Action::Hit, nodas)
+    ));
+    assert!(has(
+        &s,
+        d(HandKind::Soft, 18, 4, Action::Double, Action::Stand, nodas)
+    ));
+    let once = PostSplitReason::NoResplit { max_hands: 2 };
+    assert!(has(
+        &s,
+        d(HandKind::Pair, 8, 10, Action::Split, Action::Hit, once)
+    ));
+    assert!(s
+        .post_split_chart()
+        .contains("hard 11  v 2,3,4,5,6,7,8,9,T,A: double -> hit (no double after a split)"));
+
+    // no splitting at all: nothing to list, and the chart says so
+    let s = analyse(&MainGameRules {
+        max_split_hands: 1,
+        ..six_deck_h17_das_rsp4_ls()
+    })
+    .unwrap()
+    .basic_strategy;
+    assert!(s.post_split_differences().is_empty());
+    assert!(s.post_split_chart().contains("no differences"));
 }

@@ -374,6 +374,17 @@ fn b7_1_blazing_7s_edge_is_linear_in_the_meter_with_a_break_even_meter() {
 }
 
 #[test]
+fn b7_1_the_meter_line_gives_both_terms_in_percent() {
+    let rules = preset("blazing-7s");
+    let m = analyse(&rules, "blazing-7s", 6).meter.unwrap();
+    // 37.1586% at a zero meter, 0.002314% of the wager off per meter unit
+    assert_eq!(m.edge_line(), "edge = 37.1586% - 0.002314% x meter");
+    let per = m.edge_per_meter_unit * 100.0;
+    assert_eq!(format!("{per:.6}"), "0.002314");
+    assert_eq!(format!("{:.4}", m.edge_at_zero_meter * 100.0), "37.1586");
+}
+
+#[test]
 fn b7_3_one_seven_pays_both_readings() {
     let rules = preset("blazing-7s");
     let loses = rules

@@ -254,7 +254,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Ok(())
     }
 
-    fn deal<I: Io>(&mut self, io: &mut I) -> Result<(), ActionError> {
+    /// The deal: bets close, the meters take their increments, the first card is next.
+    pub(crate) fn deal<I: Io>(&mut self, io: &mut I) -> Result<(), ActionError> {
         self.betting_open()?;
         if self.spots.iter().all(|s| s.nhands == 0) {
             return Err(ActionError::NoBets);

@@ -400,7 +400,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
     {
         let mut io = IoImpl { m: meters, s: sink };
         if self.stage == Stage::Betting {
-            self.apply_io(Action::Deal, &mut io)?;
+            // `apply_io(Action::Deal)`, without the dispatch on the action.
+            self.deal(&mut io)?;
         }
         loop {
             self.run(&mut io);

@@ -161,6 +161,7 @@ pub(crate) fn compute(
         }
         strategy::set_pair_split(&mut bs.strategy, p, &split_bs[p]);
     }
+    bs.strategy.post_split = strategy::post_split_differences(&e, &bs.strategy);
     Ok(Computed {
         e,
         strategy: bs.strategy,

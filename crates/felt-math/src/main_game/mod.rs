@@ -25,7 +25,8 @@
 //! that hand's cards and the up card), among the options allowed after a
 //! split; its expected value is then computed exactly, including the other
 //! split cards removed. Pairs are resplit whenever allowed, up to
-//! `max_split_hands`. See [`split`](self) internals for the algorithm.
+//! `max_split_hands` (exact for every limit 1..=[`MAX_SPLIT_HANDS`] = 8,
+//! all the engine accepts). See [`split`](self) internals for the algorithm.
 //!
 //! # Speed
 //!
@@ -61,4 +62,6 @@ pub use error::MainGameError;
 pub use evs::{hand_evs, ActionEvs};
 pub use rules::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};
 pub use shoe::Shoe;
-pub use strategy::{Action, Allowed, BasicStrategy, Cell, HandKind};
+pub use strategy::{
+    Action, Allowed, BasicStrategy, Cell, HandKind, PostSplitDifference, PostSplitReason,
+};

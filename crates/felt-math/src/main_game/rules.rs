@@ -71,7 +71,7 @@ pub struct MainGameRules {
     /// Doubling allowed on the two-card hands formed after a split.
     pub double_after_split: bool,
     /// Most hands a pair may be split into: 1 = no split, 2 = split once,
-    /// 3 or 4 = resplit up to that many hands (1..=4).
+    /// 3 to 8 = resplit up to that many hands (1..=[`MAX_SPLIT_HANDS`]).
     pub max_split_hands: u32,
     /// Aces may be resplit (up to `max_split_hands`).
     pub resplit_aces: bool,
@@ -113,8 +113,9 @@ impl Default for MainGameRules {
     }
 }
 
-/// Largest supported `max_split_hands`.
-pub const MAX_SPLIT_HANDS: u32 = 4;
+/// Largest supported `max_split_hands`: every hand limit the engine accepts
+/// (1..=8) is analysed exactly.
+pub const MAX_SPLIT_HANDS: u32 = 8;
 
 impl MainGameRules {
     /// Checks every field's range.

@@ -198,31 +198,46 @@ pub(crate) fn split_sum(m: u32, n: f64, p: f64, x: &[f64], pv: &[f64]) -> f64 {
 mod tests {
     use super::*;
 
-    /// Direct simulation of the second-card process over two card classes.
-    fn brute(m: u32, n: u32, p: u32, hands: u32, open: u32) -> f64 {
+    /// Direct simulation of the second-card process over two card classes:
+    /// the expected value of `f(number of hands)`.
+    fn brute_f(m: u32, n: u32, p: u32, hands: u32, open: u32, f: fn(u32) -> f64) -> f64 {
         if open == 0 || hands == m {
-            return f64::from(hands);
+            return f(hands);
         }
         let mut e = 0.0;
         if p > 0 {
-            e += f64::from(p) / f64::from(n) * brute(m, n - 1, p - 1, hands + 1, open + 1);
+            e += f64::from(p) / f64::from(n) * brute_f(m, n - 1, p - 1, hands + 1, open + 1, f);
         }
         if n > p {
-            e += f64::from(n - p) / f64::from(n) * brute(m, n - 1, p, hands, open - 1);
+            e += f64::from(n - p) / f64::from(n) * brute_f(m, n - 1, p, hands, open - 1, f);
         }
         e
     }
 
+    fn brute(m: u32, n: u32, p: u32, hands: u32, open: u32) -> f64 {
+        brute_f(m, n, p, hands, open, f64::from)
+    }
+
     #[test]
     fn expected_hands_match_direct_process() {
-        for m in 2..=4 {
-            for (n, p) in [(20u32, 3u32), (49, 2), (10, 6), (300, 22)] {
+        for m in 2..=8 {
+            for (n, p) in [
+                (20u32, 3u32),
+                (49, 2),
+                (10, 6),
+                (300, 22),
+                (30, 12),
+                (16, 9),
+            ] {
                 let a = expected_hands(m, f64::from(n), f64::from(p));
                 let b = brute(m, n, p, 2, 2);
                 assert!((a - b).abs() < 1e-12, "m={m} n={n} p={p}: {a} vs {b}");
                 let ones = vec![1.0; levels(m)];
                 let s = split_sum(m, f64::from(n), f64::from(p), &ones, &ones);
                 assert!((s - b).abs() < 1e-12, "sum m={m}: {s} vs {b}");
+                let pairs = hands_pairs(m, f64::from(n), f64::from(p));
+                let bp = brute_f(m, n, p, 2, 2, |h| f64::from(h * (h - 1)));
+                assert!((pairs - bp).abs() < 1e-10, "pairs m={m}: {pairs} vs {bp}");
             }
         }
     }

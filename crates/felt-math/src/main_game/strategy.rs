@@ -27,6 +27,10 @@
 //! the split hands played by the cells with the after-split permissions:
 //! `double_after_split`, `surrender_after_split`; a pair that can no longer
 //! be split is played by its pair cell's best non-split action).
+//! [`BasicStrategy::post_split_differences`] lists the cells whose play
+//! after a split differs from the chart's (a missing double or surrender
+//! replaced by the cell's fallback, a pair at the hand limit, split aces
+//! standing).
 
 use std::fmt;
 
@@ -186,6 +190,62 @@ impl Cell {
     }
 }
 
+/// Why a two-card hand formed after a split is played differently from the
+/// same cards as a hand's first two cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PostSplitReason {
+    /// Doubling is not allowed after a split (`double_after_split` off).
+    NoDoubleAfterSplit,
+    /// Surrender is not allowed after a split (`surrender_after_split` off).
+    NoSurrenderAfterSplit,
+    /// Split aces receive one card each and stand.
+    SplitAcesStand,
+    /// A pair formed after a split cannot be split again: resplitting is
+    /// not allowed (`max_hands` 2) or, with resplits, the pair arrives when
+    /// the hands already number `max_hands`. Earlier pairs are resplit.
+    NoResplit {
+        /// The most hands this pair may be split into.
+        max_hands: u32,
+    },
+}
+
+impl PostSplitReason {
+    /// The reason in words.
+    pub fn describe(&self) -> String {
+        match *self {
+            PostSplitReason::NoDoubleAfterSplit => "no double after a split".into(),
+            PostSplitReason::NoSurrenderAfterSplit => "no surrender after a split".into(),
+            PostSplitReason::SplitAcesStand => "split aces take one card each and stand".into(),
+            PostSplitReason::NoResplit { max_hands } if max_hands <= 2 => {
+                "a pair after a split is not resplit".into()
+            }
+            PostSplitReason::NoResplit { max_hands } => format!(
+                "resplit up to {max_hands} hands; a pair arriving at the {max_hands}-hand limit"
+            ),
+        }
+    }
+}
+
+/// A strategy cell whose play after a split differs from the chart's play
+/// of the same cards as a hand's first two cards (the chart's fallback for
+/// an option the split hand lacks, a pair that may not be split again,
+/// split aces standing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PostSplitDifference {
+    /// The cell's table: hard, soft or pair.
+    pub kind: HandKind,
+    /// The total (hard, soft) or the pair's card (1 = aces ..= 10 = tens).
+    pub total_or_rank: u8,
+    /// The dealer's up card, 1 = ace ..= 10.
+    pub up: u8,
+    /// The play of the cards as a hand's first two cards.
+    pub before: Action,
+    /// The play of the cards as a hand formed after a split.
+    pub after: Action,
+    /// Why the plays differ.
+    pub reason: PostSplitReason,
+}
+
 /// A computed total-dependent basic strategy, indexed
 /// `[kind][total or pair card][up card]`; see the module docs for the
 /// exact definition.
@@ -197,6 +257,29 @@ pub struct BasicStrategy {
     soft: [[Cell; 10]; 10],
     /// Pairs, index = card index (0 = aces, 9 = tens).
     pair: [[Cell; 10]; 10],
+    /// The cells played differently after a split, for the pairs this
+    /// strategy splits (see [`BasicStrategy::post_split_differences`]).
+    pub(crate) post_split: Vec<PostSplitDifference>,
+}
+
+/// Short name of an action for the charts.
+fn action_word(a: Action) -> &'static str {
+    match a {
+        Action::Stand => "stand",
+        Action::Hit => "hit",
+        Action::Double => "double",
+        Action::Split => "split",
+        Action::Surrender => "surrender",
+    }
+}
+
+/// Up card label for the charts (`A` for the ace, `T` for ten-valued).
+fn up_label(up: u8) -> String {
+    match up {
+        1 => "A".into(),
+        10 => "T".into(),
+        u => u.to_string(),
+    }
 }
 
 impl BasicStrategy {
@@ -228,6 +311,59 @@ impl BasicStrategy {
         allowed: Allowed,
     ) -> Result<Action, MainGameError> {
         Ok(self.cell(kind, total_or_rank, up)?.best(allowed))
+    }
+
+    /// The two-card hands formed after a split that this strategy plays
+    /// differently from the same cards as a hand's first two cards (the
+    /// chart), for every pair it splits against each up card: ordered
+    /// hard, soft, pairs, by total or pair card, then up card 2..=10, A.
+    /// Hands of three or more cards are played as before a split. Empty
+    /// when every post-split hand follows the chart.
+    pub fn post_split_differences(&self) -> &[PostSplitDifference] {
+        &self.post_split
+    }
+
+    /// The post-split differences as text, one line per cell and play,
+    /// up cards grouped (or a line saying there are none).
+    pub fn post_split_chart(&self) -> String {
+        let mut s = String::from("after a split (where the play differs from the chart)\n");
+        if self.post_split.is_empty() {
+            s.push_str("  no differences: every hand after a split is played as the chart shows\n");
+            return s;
+        }
+        let mut i = 0;
+        while i < self.post_split.len() {
+            let d = self.post_split[i];
+            let mut ups = vec![up_label(d.up)];
+            let mut j = i + 1;
+            while j < self.post_split.len() {
+                let e = self.post_split[j];
+                if (e.kind, e.total_or_rank, e.before, e.after, e.reason)
+                    != (d.kind, d.total_or_rank, d.before, d.after, d.reason)
+                {
+                    break;
+                }
+                ups.push(up_label(e.up));
+                j += 1;
+            }
+            let cell = match d.kind {
+                HandKind::Hard => format!("hard {}", d.total_or_rank),
+                HandKind::Soft => format!("soft {}", d.total_or_rank),
+                HandKind::Pair => {
+                    let c = up_label(d.total_or_rank);
+                    format!("{c},{c}")
+                }
+            };
+            s.push_str(&format!(
+                "  {cell:<8} v {}: {} -> {} ({})\n",
+                ups.join(","),
+                action_word(d.before),
+                action_word(d.after),
+                d.reason.describe()
+            ));
+            i = j;
+        }
+        s
     }
 
     pub(crate) fn cell_internal(&self, kind: HandKind, total_or_index: u8, u: usize) -> &Cell {
@@ -340,6 +476,7 @@ pub(crate) fn hard_soft_pass(e: &Engine) -> BsPass {
         hard: [[dummy; 10]; 18],
         soft: [[dummy; 10]; 10],
         pair: [[dummy; 10]; 10],
+        post_split: Vec::new(),
     };
     // bucket the feasible hands (two or more cards) by class
     let mut classes: Vec<Vec<usize>> = vec![Vec::new(); 44];
@@ -482,4 +619,114 @@ pub(crate) fn set_pair_split(s: &mut BasicStrategy, p: usize, split: &[Option<f6
         let c = s.pair[p][u];
         s.pair[p][u] = Cell::new(c.stand, c.hit, c.double, split[u], c.surrender);
     }
+}
+
+/// The cells a split hand plays differently from the chart (see
+/// [`BasicStrategy::post_split_differences`]); `s` has its split options.
+pub(crate) fn post_split_differences(e: &Engine, s: &BasicStrategy) -> Vec<PostSplitDifference> {
+    let hx = e.hx;
+    let r = &e.r;
+    let pre_surrender = r.surrender_value(0.0).is_some();
+    let mut out: Vec<PostSplitDifference> = Vec::new();
+    for p in 0..10 {
+        let m = r.max_hands[p];
+        let Some(single) = hx.find(super::hands::key_unit(p)) else {
+            continue;
+        };
+        let ph = hx.child[single as usize][p];
+        if m < 2 || ph == NONE {
+            continue;
+        }
+        let ph = ph as usize;
+        let (pt, psoft) = (hx.total[ph], hx.soft[ph]);
+        let aces_stand = p == 0 && !r.play_split_aces;
+        for u in 0..10 {
+            if e.shoe[u] <= 0 || e.shoe[p] < 2 + i32::from(u == p) {
+                continue;
+            }
+            let pair_cell = &s.pair[p][u];
+            let pre_pair = Allowed {
+                double: r.can_double(pt, psoft),
+                surrender: pre_surrender,
+                split: true,
+            };
+            if pair_cell.best(pre_pair) != Action::Split {
+                continue;
+            }
+            for x in 0..10 {
+                let avail = e.shoe[x] - 2 * i32::from(x == p) - i32::from(x == u);
+                let h2 = hx.child[single as usize][x];
+                if avail <= 0 || h2 == NONE || (p == 0 && x == 9) || (p == 9 && x == 0) {
+                    continue; // no such card, or a natural's cards
+                }
+                let h2 = h2 as usize;
+                let (total, soft) = (hx.total[h2], hx.soft[h2]);
+                let post = Allowed {
+                    double: r.das && r.can_double(total, soft),
+                    surrender: r.sas,
+                    split: false,
+                };
+                let (kind, t, before, after, reason) = if x == p {
+                    let after = if aces_stand {
+                        Action::Stand
+                    } else {
+                        pair_cell.best(post)
+                    };
+                    let reason = if aces_stand && m <= 2 {
+                        PostSplitReason::SplitAcesStand
+                    } else {
+                        PostSplitReason::NoResplit { max_hands: m }
+                    };
+                    (HandKind::Pair, p as u8 + 1, Action::Split, after, reason)
+                } else {
+                    let kind = if soft { HandKind::Soft } else { HandKind::Hard };
+                    let cell = s.cell_internal(kind, total, u);
+                    let before = cell.best(Allowed {
+                        double: r.can_double(total, soft),
+                        surrender: pre_surrender,
+                        split: false,
+                    });
+                    let (after, reason) = if aces_stand {
+                        (Action::Stand, PostSplitReason::SplitAcesStand)
+                    } else if before == Action::Double && !post.double {
+                        (cell.best(post), PostSplitReason::NoDoubleAfterSplit)
+                    } else {
+                        (cell.best(post), PostSplitReason::NoSurrenderAfterSplit)
+                    };
+                    (kind, total, before, after, reason)
+                };
+                if before == after {
+                    continue;
+                }
+                let d = PostSplitDifference {
+                    kind,
+                    total_or_rank: t,
+                    up: u as u8 + 1,
+                    before,
+                    after,
+                    reason,
+                };
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+        }
+    }
+    let kind_order = |k: HandKind| match k {
+        HandKind::Hard => 0,
+        HandKind::Soft => 1,
+        HandKind::Pair => 2,
+    };
+    // up cards 2..=10 then the ace
+    out.sort_by_key(|d| {
+        (
+            kind_order(d.kind),
+            d.total_or_rank,
+            action_word(d.before),
+            action_word(d.after),
+            d.reason.describe(),
+            (d.up + 8) % 10,
+        )
+    });
+    out
 }

@@ -167,6 +167,20 @@ pub struct MeterAnalysis {
     pub break_even_meter: Option<f64>,
 }
 
+impl MeterAnalysis {
+    /// The edge as a function of the meter, both terms in percent of the
+    /// wager, e.g. `edge = 37.1586% - 0.002314% x meter` (the meter in units
+    /// of the wager): the edge at a zero meter, and what each unit on the
+    /// meter takes off it.
+    pub fn edge_line(&self) -> String {
+        format!(
+            "edge = {:.4}% - {:.6}% x meter",
+            self.edge_at_zero_meter * 100.0,
+            self.edge_per_meter_unit * 100.0
+        )
+    }
+}
+
 /// The exact analysis of one side bet for one shoe size.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SideBetAnalysis {

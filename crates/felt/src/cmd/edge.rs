@@ -155,10 +155,9 @@ pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
         if let Some(mt) = &b.meter {
             let _ = writeln!(
                 o,
-                "  Meter {:.2} units: edge = {} - {:.8} x meter; break-even meter {}",
+                "  Meter {:.2} units: {}; break-even meter {}",
                 mt.meter_units,
-                pct(mt.edge_at_zero_meter),
-                mt.edge_per_meter_unit,
+                mt.edge_line(),
                 mt.break_even_meter
                     .map_or("none (no meter line can be hit)".to_string(), |m| format!(
                         "{m:.1} units"

@@ -33,6 +33,8 @@ pub fn run(a: &Args) -> Result<()> {
         decks
     )?;
     write!(out, "{}", analysis.basic_strategy.to_chart())?;
+    writeln!(out)?;
+    write!(out, "{}", analysis.basic_strategy.post_split_chart())?;
     if a.ev {
         writeln!(out)?;
         writeln!(out, "Cell EVs per unit bet, up cards 2..10, A; S stand, H hit, D double, P split, R surrender:")?;
