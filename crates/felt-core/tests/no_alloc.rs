@@ -5,10 +5,11 @@
 //!
 //! One test in this file: dhat's heap profiler counts every allocation of the process.
 
+mod common;
+
+use common::bet_every_spot;
 use felt_core::round::Decisions;
-use felt_core::{
-    presets, Action, Decision, DecisionContext, MemoryMeters, Money, NoopSink, Round, Table,
-};
+use felt_core::{presets, Decision, DecisionContext, MemoryMeters, Money, NoopSink, Round, Table};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -32,26 +33,10 @@ fn simple(c: &DecisionContext<'_>) -> Decision {
 }
 
 /// `n` rounds with every bet on every spot.
-fn play(round: &mut Round<ChaCha8Rng>, table: &Table, meters: &mut MemoryMeters, n: usize) {
-    let spots = table.spots_per_seat().min(3);
+fn play(round: &mut Round<ChaCha8Rng>, meters: &mut MemoryMeters, n: usize) {
     for _ in 0..n {
         round.begin(&mut NoopSink).unwrap();
-        for seat in 0..round.seats() {
-            for spot in 0..spots {
-                let amount = table.rules().main_bet().min;
-                let bet = Action::Bet { seat, spot, amount };
-                round.apply(bet, meters, &mut NoopSink).unwrap();
-                for (b, side) in table.side_bets().iter().enumerate() {
-                    let a = Action::SideBet {
-                        seat,
-                        spot,
-                        bet: b as u8,
-                        amount: side.limits.min,
-                    };
-                    round.apply(a, meters, &mut NoopSink).unwrap();
-                }
-            }
-        }
+        bet_every_spot(round, meters, &mut NoopSink, 3);
         round.play_auto(&mut simple, meters, &mut NoopSink).unwrap();
     }
 }
@@ -68,9 +53,9 @@ fn automated_rounds_allocate_nothing_per_round_or_card() {
             .unwrap();
         let mut meters = MemoryMeters::for_table(&table);
         // Warm up: the first shuffle, the first split, the first meter award.
-        play(&mut round, &table, &mut meters, 2_000);
+        play(&mut round, &mut meters, 2_000);
         let before = dhat::HeapStats::get();
-        play(&mut round, &table, &mut meters, 20_000);
+        play(&mut round, &mut meters, 20_000);
         let after = dhat::HeapStats::get();
         assert_eq!(
             after.total_blocks,

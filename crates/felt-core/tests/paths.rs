@@ -7,9 +7,9 @@
 
 mod common;
 
-use common::random_legal;
+use common::{bet_every_spot, random_legal};
 use felt_core::round::Turn;
-use felt_core::{presets, Action, Event, MemoryMeters, Money, Round, Table};
+use felt_core::{presets, Action, Event, MemoryMeters, Money, Table};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -18,27 +18,6 @@ enum Drive {
     Auto,
     PerAction,
     Stepped,
-}
-
-fn bets(round: &mut Round<ChaCha8Rng>, table: &Table, m: &mut MemoryMeters, ev: &mut Vec<Event>) {
-    let rules = table.rules();
-    for seat in 0..round.seats() {
-        for spot in 0..table.spots_per_seat().min(2) {
-            let amount = rules.main_bet().min;
-            round
-                .apply(Action::Bet { seat, spot, amount }, m, ev)
-                .unwrap();
-            for (bet, b) in table.side_bets().iter().enumerate() {
-                let side = Action::SideBet {
-                    seat,
-                    spot,
-                    bet: bet as u8,
-                    amount: b.limits.min,
-                };
-                round.apply(side, m, ev).unwrap();
-            }
-        }
-    }
 }
 
 /// `rounds` rounds of `game`, 3 seats, every spot and side bet, driven as `drive`.
@@ -59,7 +38,7 @@ fn log(game: &str, seed: u64, rounds: usize, drive: Drive) -> String {
     for _ in 0..rounds {
         let mut ev: Vec<Event> = Vec::new();
         round.begin(&mut ev).unwrap();
-        bets(&mut round, &table, &mut meters, &mut ev);
+        bet_every_spot(&mut round, &mut meters, &mut ev, 2);
         match drive {
             Drive::Auto => {
                 let mut strategy =

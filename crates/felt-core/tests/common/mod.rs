@@ -208,3 +208,31 @@ pub fn random_legal(l: &felt_core::round::Legal, rng: &mut impl rand::Rng) -> De
         .collect();
     offered[rng.gen_range(0..offered.len())]
 }
+
+/// Bets the table minimum, and every side bet's minimum, on the first `spots` spots of
+/// every seat (each spot the table allows, at most).
+pub fn bet_every_spot<S: EventSink + ?Sized>(
+    round: &mut Round<rand_chacha::ChaCha8Rng>,
+    meters: &mut MemoryMeters,
+    sink: &mut S,
+    spots: u8,
+) {
+    let table = round.table().clone();
+    for seat in 0..round.seats() {
+        for spot in 0..table.spots_per_seat().min(spots) {
+            let amount = table.rules().main_bet().min;
+            round
+                .apply(Action::Bet { seat, spot, amount }, meters, sink)
+                .unwrap();
+            for (bet, b) in table.side_bets().iter().enumerate() {
+                let side = Action::SideBet {
+                    seat,
+                    spot,
+                    bet: bet as u8,
+                    amount: b.limits.min,
+                };
+                round.apply(side, meters, sink).unwrap();
+            }
+        }
+    }
+}
