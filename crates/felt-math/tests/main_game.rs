@@ -2,6 +2,9 @@
 //! brute-force enumerator on tiny shoes, and properties of the computed
 //! basic strategy.
 
+mod common;
+
+use common::{brute_dealer, hard_total};
 use felt_math::main_game::*;
 
 fn six_deck_h17_das_rsp4_ls() -> MainGameRules {
@@ -343,49 +346,6 @@ fn one_deck_s17_basic_strategy_has_the_known_cells() {
 /// A tiny shoe: one of each of A..9 and four tens.
 fn tiny() -> [u32; 10] {
     [1, 1, 1, 1, 1, 1, 1, 1, 1, 4]
-}
-
-fn hard_total(cards: &[usize]) -> (u32, bool) {
-    let hard: u32 = cards.iter().map(|&c| c as u32 + 1).sum();
-    if cards.contains(&0) && hard + 10 <= 21 {
-        (hard + 10, true)
-    } else {
-        (hard, false)
-    }
-}
-
-/// Dealer outcome distribution [17, 18, 19, 20, 21, bust, natural] by
-/// enumerating every draw sequence from `shoe` after the dealer's `cards`.
-fn brute_dealer(
-    cards: &mut Vec<usize>,
-    shoe: &mut [u32; 10],
-    h17: bool,
-    out: &mut [f64; 7],
-    p: f64,
-) {
-    let (t, soft) = hard_total(cards);
-    if cards.len() == 2 && t == 21 {
-        out[6] += p;
-        return;
-    }
-    if t < 17 || (h17 && t == 17 && soft) {
-        let n: u32 = shoe.iter().sum();
-        for c in 0..10 {
-            if shoe[c] == 0 {
-                continue;
-            }
-            let q = p * f64::from(shoe[c]) / f64::from(n);
-            shoe[c] -= 1;
-            cards.push(c);
-            brute_dealer(cards, shoe, h17, out, q);
-            cards.pop();
-            shoe[c] += 1;
-        }
-    } else if t > 21 {
-        out[5] += p;
-    } else {
-        out[(t - 17) as usize] += p;
-    }
 }
 
 /// Distribution of the dealer's outcome for `up` and the unseen `shoe`,

@@ -4,6 +4,9 @@
 //! gets its second card) on small shoes rich in the pair card, and the
 //! monotonicity of the player's value in the hand limit.
 
+mod common;
+
+use common::brute_dealer;
 use std::collections::HashMap;
 
 use felt_math::main_game::*;
@@ -128,10 +131,9 @@ impl Brute {
             return *d;
         }
         let mut out = [0.0; 7];
-        let mut hand = [0u32; 10];
-        hand[self.up] = 1;
         let mut s = *unseen;
-        dealer_draw(&mut hand, &mut s, &mut out, 1.0);
+        // The rules of these shoes: the dealer hits a soft 17.
+        brute_dealer(&mut vec![self.up], &mut s, true, &mut out, 1.0);
         self.dealer.insert(*unseen, out);
         out
     }
@@ -332,38 +334,6 @@ impl Brute {
         } else {
             ev
         }
-    }
-}
-
-fn dealer_draw(hand: &mut [u32; 10], shoe: &mut [u32; 10], out: &mut [f64; 7], p: f64) {
-    let hard: u32 = hand
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| n * (i as u32 + 1))
-        .sum();
-    let soft = hand[0] > 0 && hard + 10 <= 21;
-    let t = if soft { hard + 10 } else { hard };
-    if ncards(hand) == 2 && t == 21 {
-        out[NAT] += p;
-        return;
-    }
-    if ncards(hand) < 2 || t < 17 || (t == 17 && soft) {
-        let n: u32 = shoe.iter().sum();
-        for c in 0..10 {
-            if shoe[c] == 0 {
-                continue;
-            }
-            let q = p * f64::from(shoe[c]) / f64::from(n);
-            shoe[c] -= 1;
-            hand[c] += 1;
-            dealer_draw(hand, shoe, out, q);
-            hand[c] -= 1;
-            shoe[c] += 1;
-        }
-    } else if t > 21 {
-        out[BUST] += p;
-    } else {
-        out[(t - 17) as usize] += p;
     }
 }
 
