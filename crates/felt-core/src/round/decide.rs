@@ -262,14 +262,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         // Only a side bet on the felt can need a meter.
         let progressive = self.sides_placed && self.table.cfg.any_progressive;
-        for s in self.spots.iter().filter(|_| progressive) {
-            for (k, b) in self.table.cfg.sides.iter().enumerate() {
-                if let (Some(p), SideState::Open) = (b.progressive, s.side_state[k]) {
-                    if io.meter_value(&p.meter).is_none() {
-                        return Err(ActionError::MeterMissing { id: p.meter });
-                    }
-                }
-            }
+        if progressive {
+            self.check_meters(io)?;
         }
         // Applied: lock-out, then the meters take their increments (B7-1).
         io.emit(Event::BetsClosed);
@@ -279,7 +273,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 self.order.push(i as u8);
             }
         }
-        for o in (0..self.order.len()).filter(|_| progressive) {
+        let increments = if progressive { self.order.len() } else { 0 };
+        for o in 0..increments {
             let si = self.order[o];
             for k in 0..self.table.cfg.sides.len() {
                 let b = &self.table.cfg.sides[k];
@@ -308,6 +303,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
         }
         self.stage = Stage::Dealing(0);
+        Ok(())
+    }
+
+    /// Every meter a progressive bet on the felt needs is there.
+    fn check_meters<I: Io>(&self, io: &I) -> Result<(), ActionError> {
+        for s in &self.spots {
+            for (k, b) in self.table.cfg.sides.iter().enumerate() {
+                if let (Some(p), SideState::Open) = (b.progressive, s.side_state[k]) {
+                    if io.meter_value(&p.meter).is_none() {
+                        return Err(ActionError::MeterMissing { id: p.meter });
+                    }
+                }
+            }
+        }
         Ok(())
     }
 

@@ -402,11 +402,25 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The rest of the initial deal from card `k`, in one go.
-    fn deal_initial_rest<I: Io>(&mut self, k: u8, io: &mut I) {
-        let last = 2 * self.order.len() as u8 + 1;
-        for k in k..=last {
-            if !self.deal_initial_card(k, io) {
-                return;
+    pub(crate) fn deal_initial_rest<I: Io>(&mut self, k: u8, io: &mut I) {
+        let n = self.order.len() as u8;
+        if k == 0 {
+            // The whole deal: the same cards in the same order as card by card.
+            for second in [false, true] {
+                for o in 0..n {
+                    if !self.deal_to_spot(o, second, io) {
+                        return;
+                    }
+                }
+                if !self.deal_to_dealer(second, io) {
+                    return;
+                }
+            }
+        } else {
+            for k in k..=2 * n + 1 {
+                if !self.deal_initial_card(k, io) {
+                    return;
+                }
             }
         }
         self.initial_deal_done();
@@ -414,42 +428,62 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// Deals card `k` of the initial deal: one to each spot in turn, the dealer's hole
     /// card, a second to each spot, the up card. `false` if the round was voided.
-    #[inline]
     fn deal_initial_card<I: Io>(&mut self, k: u8, io: &mut I) -> bool {
         let n = self.order.len() as u8;
+        if k < n {
+            self.deal_to_spot(k, false, io)
+        } else if k == n {
+            self.deal_to_dealer(false, io)
+        } else if k <= 2 * n {
+            self.deal_to_spot(k - n - 1, true, io)
+        } else {
+            self.deal_to_dealer(true, io)
+        }
+    }
+
+    /// An initial card to the `o`-th spot in play (its first or second); `false` if
+    /// the round was voided.
+    #[inline(always)]
+    fn deal_to_spot<I: Io>(&mut self, o: u8, second: bool, io: &mut I) -> bool {
         let Some(c) = self.draw(io) else {
             self.void(io);
             return false;
         };
-        if k < n || (k > n && k <= 2 * n) {
-            let second = k > n;
-            let o = if second { k - n - 1 } else { k };
-            let si = self.order[usize::from(o)];
-            let i = usize::from(si) * self.mh();
-            self.hands[i].hand.push(c);
-            self.spots[usize::from(si)].first_two[usize::from(second)] = c;
-            io.emit(Event::Dealt {
-                to: Target::Player(self.place(si, 0)),
-                card: c,
-                face_up: true,
-                side_bet_only: false,
-            });
-        } else {
-            self.dealer.push(c);
-            io.emit(Event::Dealt {
-                to: Target::Dealer,
-                card: c,
-                face_up: k != n,
-                side_bet_only: false,
-            });
-        }
+        let si = self.order[usize::from(o)];
+        let i = usize::from(si) * self.mh();
+        self.hands[i].hand.push(c);
+        self.spots[usize::from(si)].first_two[usize::from(second)] = c;
+        io.emit(Event::Dealt {
+            to: Target::Player(self.place(si, 0)),
+            card: c,
+            face_up: true,
+            side_bet_only: false,
+        });
+        true
+    }
+
+    /// An initial card to the dealer: the hole card face down, the up card face up;
+    /// `false` if the round was voided.
+    #[inline(always)]
+    fn deal_to_dealer<I: Io>(&mut self, face_up: bool, io: &mut I) -> bool {
+        let Some(c) = self.draw(io) else {
+            self.void(io);
+            return false;
+        };
+        self.dealer.push(c);
+        io.emit(Event::Dealt {
+            to: Target::Dealer,
+            card: c,
+            face_up,
+            side_bet_only: false,
+        });
         true
     }
 
     /// The up card is out: naturals are known to the players; the side bets are next.
     fn initial_deal_done(&mut self) {
         let mh = self.mh();
-        for &si in &self.order {
+        for &si in self.order.iter() {
             let h = &mut self.hands[usize::from(si) * mh];
             if h.hand.is_two_card_21() {
                 h.status = Status::Natural;

@@ -218,7 +218,7 @@ pub struct Round<R> {
     pub(crate) auto: bool,
     pub(crate) spots: Vec<Spot>,
     pub(crate) hands: Vec<PHand>,
-    pub(crate) order: Vec<u8>,
+    pub(crate) order: SpotOrder,
     pub(crate) dealer: Hand,
     pub(crate) hole_turned: bool,
     /// `Some(true)`: the dealer's natural is known; `Some(false)`: known not to be there.
@@ -236,6 +236,53 @@ pub struct Round<R> {
     pub(crate) verified_main: Money,
     /// The same for each side bet.
     pub(crate) verified_side: [Money; MAX_SIDE_BETS],
+}
+
+/// The spots in play this round, in dealing order: a fixed array, so the hot path
+/// neither allocates nor checks bounds (an index is masked into the array).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SpotOrder {
+    ids: [u8; SPOT_SLOTS],
+    len: u8,
+}
+
+impl SpotOrder {
+    const EMPTY: SpotOrder = SpotOrder {
+        ids: [0; SPOT_SLOTS],
+        len: 0,
+    };
+
+    /// Spots in play.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    /// No spot in play.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Adds a spot (at most [`MAX_SPOTS`] are ever pushed: one per spot index).
+    #[inline]
+    pub(crate) fn push(&mut self, si: u8) {
+        self.ids[usize::from(self.len) & (SPOT_SLOTS - 1)] = si;
+        self.len += 1;
+    }
+
+    /// The spots in play.
+    #[inline]
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, u8> {
+        self.ids[..usize::from(self.len) & (SPOT_SLOTS - 1)].iter()
+    }
+}
+
+impl std::ops::Index<usize> for SpotOrder {
+    type Output = u8;
+    #[inline(always)]
+    fn index(&self, o: usize) -> &u8 {
+        &self.ids[o & (SPOT_SLOTS - 1)]
+    }
 }
 
 /// The most spots at a table (seats times spots per seat).
@@ -294,7 +341,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             auto: true,
             spots: vec![Spot::EMPTY; nspots],
             hands: vec![PHand::new(Money::ZERO); nspots * usize::from(cfg.max_hands)],
-            order: Vec::with_capacity(nspots),
+            order: SpotOrder::EMPTY,
             dealer: Hand::EMPTY,
             hole_turned: false,
             natural_known: None,
