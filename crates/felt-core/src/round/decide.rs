@@ -486,7 +486,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// What hand `h` of the `o`-th spot in play may do, when it decides
     /// ([`PlayState::Decide`]).
-    #[inline]
+    #[inline(always)]
     fn legal_play(&self, o: u8, h: u8) -> Legal {
         let si = self.order[usize::from(o)];
         let (_, afford, double) = self.hand_options(usize::from(si), usize::from(h));
@@ -543,7 +543,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 self.decide_with(seat, d, legal, io)?;
             }
             // Still this hand's turn only if it decides again (what `normalize` finds).
-            if self.stage != Stage::Play(o, h)
+            if !matches!(self.stage, Stage::Play(a, b) if a == o && b == h)
                 || !matches!(self.play_state(o, h), PlayState::Decide)
             {
                 return Ok(());
