@@ -4,7 +4,7 @@
 use super::action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
-use super::{DecisionContext, Io, PHand, Round, SideState, Spot, Stage, Status};
+use super::{DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status};
 use crate::card::Rank;
 use crate::money::{Money, Payout};
 use crate::rules::{InsuranceOffer, LinePay, Surrender};
@@ -487,7 +487,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// What hand `h` of the `o`-th spot in play may do, when it decides
     /// ([`PlayState::Decide`]).
     #[inline(always)]
-    fn legal_play(&self, o: u8, h: u8) -> Legal {
+    pub(crate) fn legal_play(&self, o: u8, h: u8) -> Legal {
         let si = self.order[usize::from(o)];
         let (_, afford, double) = self.hand_options(usize::from(si), usize::from(h));
         let p = self.place(si, h);
@@ -503,54 +503,6 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
     }
 
-    /// The automated path at `Play(o, h)`, where [`Round::run`] stopped: the hand
-    /// decides (its state is [`PlayState::Decide`]). Asks the strategy and applies its
-    /// decisions until the hand no longer decides, as [`Round::ask`] and
-    /// [`Round::decide_with`] would, one decision at a time.
-    pub(crate) fn play_hand<F, I: Io>(
-        &mut self,
-        o: u8,
-        h: u8,
-        strategy: &mut F,
-        io: &mut I,
-    ) -> Result<(), ActionError>
-    where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
-    {
-        loop {
-            let legal = self.legal_play(o, h);
-            let si = usize::from(self.order[usize::from(o)]);
-            let ph = &self.hands[si * self.mh() + usize::from(h)];
-            let ctx = DecisionContext {
-                at: self.place(si as u8, h),
-                phase: super::Phase::PlayerTurns,
-                cards: ph.hand.cards(),
-                total: ph.hand.total(),
-                soft: ph.hand.is_soft(),
-                up: self.up_card(),
-                stake: ph.stake,
-                hands: self.spots[si].nhands,
-                split: ph.split,
-                legal,
-            };
-            let (seat, at) = (ctx.at.seat, ctx.at);
-            let d = strategy(&ctx);
-            if legal.decisions.allows(d) && !matches!(d, Decision::Double(_)) {
-                // Offered, and no amount to check: what `decide_with` would apply.
-                io.emit(Event::Decided { at, decision: d });
-                self.play(si as u8, h, d, io);
-            } else {
-                self.decide_with(seat, d, legal, io)?;
-            }
-            // Still this hand's turn only if it decides again (what `normalize` finds).
-            if !matches!(self.stage, Stage::Play(a, b) if a == o && b == h)
-                || !matches!(self.play_state(o, h), PlayState::Decide)
-            {
-                return Ok(());
-            }
-        }
-    }
-
     /// Asks the strategy for the decision now due: `(seat, decision)`.
     pub(crate) fn ask<F>(&self, strategy: &mut F) -> Option<(u8, Decision, Legal)>
     where
@@ -560,21 +512,28 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let Turn::Seat { seat, spot, hand } = legal.turn else {
             return None;
         };
-        let si = usize::from(seat * self.table.cfg.spots + spot);
-        let ph = &self.hands[si * self.mh() + usize::from(hand)];
-        let ctx = DecisionContext {
-            at: super::Place { seat, spot, hand },
-            phase: self.phase(),
+        let si = seat * self.table.cfg.spots + spot;
+        let ctx = self.context(si, hand, self.phase(), legal);
+        Some((seat, strategy(&ctx), legal))
+    }
+
+    /// What the strategy sees of hand `h` of spot `si`.
+    #[inline(always)]
+    pub(crate) fn context(&self, si: u8, h: u8, phase: Phase, legal: Legal) -> DecisionContext<'_> {
+        let s = usize::from(si);
+        let ph = &self.hands[s * self.mh() + usize::from(h)];
+        DecisionContext {
+            at: self.place(si, h),
+            phase,
             cards: ph.hand.cards(),
             total: ph.hand.total(),
             soft: ph.hand.is_soft(),
             up: self.up_card(),
             stake: ph.stake,
-            hands: self.spots[si].nhands,
+            hands: self.spots[s].nhands,
             split: ph.split,
             legal,
-        };
-        Some((seat, strategy(&ctx), legal))
+        }
     }
 
     /// Verifies and applies a seat's decision.
@@ -675,7 +634,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Ok(())
     }
 
-    fn play<I: Io>(&mut self, si: u8, h: u8, d: Decision, io: &mut I) {
+    pub(crate) fn play<I: Io>(&mut self, si: u8, h: u8, d: Decision, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let at = self.place(si, h);
         match d {

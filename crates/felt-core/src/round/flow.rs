@@ -203,16 +203,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                                 Stage::Play(o + 1, 0)
                             };
                         }
-                        PlayState::AutoStand => {
-                            let si = self.order[usize::from(o)];
-                            let i = usize::from(si) * self.mh() + usize::from(h);
-                            self.hands[i].status = Status::Stood;
-                            io.emit(Event::Stood {
-                                at: self.place(si, h),
-                                total: self.hands[i].hand.total(),
-                            });
-                            self.hand_finished(si, io);
-                        }
+                        PlayState::AutoStand => self.auto_stand(o, h, io),
                         PlayState::Chance => {
                             if !chance {
                                 return true;
@@ -251,7 +242,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// The dealer draws to the end (the hand must draw now); `false` if the shoe ran
     /// out and the round was voided.
-    fn dealer_plays<I: Io>(&mut self, io: &mut I) -> bool {
+    pub(crate) fn dealer_plays<I: Io>(&mut self, io: &mut I) -> bool {
         // The running totals stay in registers: only the cards go to memory.
         let (mut hard, mut ace) = (self.dealer.hard_total(), self.dealer.has_ace());
         let h17 = self.table.cfg.h17;
@@ -287,7 +278,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
     }
 
-    fn after_side_bets(&self) -> Stage {
+    pub(crate) fn after_side_bets(&self) -> Stage {
         let cfg = &self.table.cfg;
         if cfg.surrender == Surrender::Early && self.natural_possible() {
             Stage::EarlySurrender(0)
@@ -495,7 +486,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.stage = Stage::SideBets;
     }
 
-    fn peek<I: Io>(&mut self, io: &mut I) {
+    pub(crate) fn peek<I: Io>(&mut self, io: &mut I) {
         let natural = self.dealer.is_two_card_21();
         io.emit(Event::Peeked { natural });
         if natural {
@@ -523,7 +514,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         });
     }
 
-    fn reveal<I: Io>(&mut self, io: &mut I) {
+    pub(crate) fn reveal<I: Io>(&mut self, io: &mut I) {
         self.turn_hole(io);
         if self.dealer.is_two_card_21() && self.natural_known != Some(true) {
             // LA-3: found only now, it still counts as a natural.
@@ -537,7 +528,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.stage = Stage::DealerDraw;
     }
 
-    fn play_chance<I: Io>(&mut self, o: u8, h: u8, io: &mut I) {
+    pub(crate) fn play_chance<I: Io>(&mut self, o: u8, h: u8, io: &mut I) {
         let si = self.order[usize::from(o)];
         let i = usize::from(si) * self.mh() + usize::from(h);
         if self.hands[i].waiting {

@@ -11,6 +11,7 @@
 //! to an [`EventSink`].
 
 mod action;
+mod auto;
 mod decide;
 mod event;
 mod flow;
@@ -449,14 +450,18 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if self.stage == Stage::Betting {
             // `apply_io(Action::Deal)`, without the dispatch on the action.
             self.deal(&mut io)?;
+            if self.auto_round(strategy, &mut io)? {
+                return Ok(());
+            }
         }
+        // The general course: a round begun by hand, or an offer before the peek.
         loop {
             self.run(&mut io);
             match self.stage {
                 Stage::Done => return Ok(()),
                 // `run` stops in the players' turns only where a hand decides.
                 Stage::Play(o, h) if usize::from(o) < self.order.len() => {
-                    self.play_hand(o, h, strategy, &mut io)?;
+                    self.auto_decide(o, h, strategy, &mut io)?;
                     continue;
                 }
                 _ => {}
