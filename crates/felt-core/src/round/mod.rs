@@ -241,7 +241,7 @@ pub struct Round<R> {
 
 /// The spots in play this round, in dealing order: a fixed array, so the hot path
 /// neither allocates nor checks bounds (an index is masked into the array).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct SpotOrder {
     ids: [u8; SPOT_SLOTS],
     len: u8,
@@ -277,6 +277,15 @@ impl SpotOrder {
         self.ids[..usize::from(self.len) & (SPOT_SLOTS - 1)].iter()
     }
 }
+
+/// Equal when the spots in play are (slots past the end are not compared).
+impl PartialEq for SpotOrder {
+    fn eq(&self, other: &SpotOrder) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for SpotOrder {}
 
 impl std::ops::Index<usize> for SpotOrder {
     type Output = u8;
