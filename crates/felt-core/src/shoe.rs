@@ -32,19 +32,66 @@ const SHOE_FORMAT: u8 = 1;
 /// Bytes before the cards in [`Shoe::to_bytes`].
 const SHOE_HEADER: usize = 12;
 
+/// How a shoe shuffles. A shoe keeps the method it was made with (it is saved with
+/// it), so a stored round replays with the shuffle it was dealt from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShuffleMethod {
+    /// Fisher-Yates drawing one 32-bit word per position (felt before shoes recorded
+    /// their method; byte 0 in [`Shoe::to_bytes`]).
+    OneWordPerCard,
+    /// Fisher-Yates drawing the indices of up to [`BATCH`] positions from one 64-bit
+    /// word (byte 1); what new shoes use.
+    Batched,
+}
+
+impl ShuffleMethod {
+    fn byte(self) -> u8 {
+        match self {
+            ShuffleMethod::OneWordPerCard => 0,
+            ShuffleMethod::Batched => 1,
+        }
+    }
+
+    fn from_byte(b: u8) -> Option<ShuffleMethod> {
+        match b {
+            0 => Some(ShuffleMethod::OneWordPerCard),
+            1 => Some(ShuffleMethod::Batched),
+            _ => None,
+        }
+    }
+}
+
 /// A shoe of 1 to 8 decks with its position, cut card and discard rack.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Shoe {
     cards: Vec<Card>,
     next: usize,
     discards: usize,
     cut: usize,
-    cut_out: bool,
+    /// The cut card is out although the position has not passed it (the shoe ran
+    /// empty, or the rack was reshuffled mid-round). Past the cut, it is out anyway.
+    forced_out: bool,
     decks: u8,
     shuffled: bool,
     burn_due: bool,
-    fresh: bool,
+    /// Set by a shuffle, cleared at the end of a round; fresh also needs no card dealt.
+    fresh_mark: bool,
+    method: ShuffleMethod,
 }
+
+/// Two shoes are equal when everything observable is: cards, positions, flags, method.
+impl PartialEq for Shoe {
+    fn eq(&self, o: &Shoe) -> bool {
+        self.cards == o.cards
+            && (self.next, self.discards, self.cut) == (o.next, o.discards, o.cut)
+            && self.cut_card_out() == o.cut_card_out()
+            && (self.decks, self.shuffled, self.burn_due) == (o.decks, o.shuffled, o.burn_due)
+            && self.is_fresh() == o.is_fresh()
+            && self.method == o.method
+    }
+}
+
+impl Eq for Shoe {}
 
 /// An unbiased integer in `0..n` (`n > 0`) by Lemire's multiply-and-reject method.
 #[inline]
@@ -63,14 +110,76 @@ pub(crate) fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
 
 /// Shuffles `cards` in place: the unbiased Fisher-Yates, last position first, each
 /// position swapped with one drawn by [`below`] among it and those before it.
-#[inline]
 fn fisher_yates<R: RngCore + ?Sized>(cards: &mut [Card], rng: &mut R) {
     for i in (1..cards.len()).rev() {
         let j = below(rng, (i + 1) as u32) as usize;
-        // Plain copies: a two-byte card swaps faster than through `slice::swap`.
-        let (a, b) = (cards[i], cards[j]);
-        cards[i] = b;
-        cards[j] = a;
+        swap_cards(cards, i, j);
+    }
+}
+
+/// Swaps two cards by plain copies (a two-byte card swaps faster than through
+/// `slice::swap`).
+#[inline(always)]
+fn swap_cards(cards: &mut [Card], i: usize, j: usize) {
+    let (a, b) = (cards[i], cards[j]);
+    cards[i] = b;
+    cards[j] = a;
+}
+
+/// Positions whose indices one 64-bit word gives in [`fisher_yates_batched`]: six
+/// bounds of at most 416 multiply to less than 2^53, so a word is drawn again with a
+/// probability below 2^-11.
+pub const BATCH: usize = 6;
+
+/// The same unbiased Fisher-Yates as [`fisher_yates`], with the indices of up to
+/// [`BATCH`] positions drawn from one 64-bit word (batched ranged random integers,
+/// Brackett-Rozinsky and Lemire, 2024): the word times the first bound holds the first
+/// index in its high half; the low half times the next bound holds the next index, and
+/// so on. If the last low half is below `2^64 mod P` (`P` the product of the bounds)
+/// the word is drawn again: every tuple of indices is then exactly equally likely.
+fn fisher_yates_batched<R: RngCore + ?Sized>(cards: &mut [Card], rng: &mut R) {
+    // Positions `1..open` still to fill, last first (position 0 takes what is left).
+    let mut open = cards.len();
+    while open > BATCH {
+        fill_batch(cards, open, BATCH, rng);
+        open -= BATCH;
+    }
+    if open > 1 {
+        fill_batch(cards, open, open - 1, rng);
+    }
+}
+
+/// Fills positions `open - 1` down to `open - k` (`k <= BATCH`, `k < open`) from one
+/// accepted 64-bit word.
+#[inline(always)]
+fn fill_batch<R: RngCore + ?Sized>(cards: &mut [Card], open: usize, k: usize, rng: &mut R) {
+    // Position `open - 1 - t` draws among `open - t` cards.
+    let mut product: u64 = 1;
+    for t in 0..k {
+        product *= (open - t) as u64;
+    }
+    let mut index = [0usize; BATCH];
+    loop {
+        let mut low = rng.next_u64();
+        for (t, slot) in index.iter_mut().enumerate().take(k) {
+            let m = u128::from(low) * (open - t) as u128;
+            *slot = (m >> 64) as usize;
+            low = m as u64;
+        }
+        if low >= product || low >= product.wrapping_neg() % product {
+            break;
+        }
+    }
+    for (t, &j) in index.iter().enumerate().take(k) {
+        swap_cards(cards, open - 1 - t, j);
+    }
+}
+
+/// Shuffles `cards` in place with `method`.
+fn shuffle_cards<R: RngCore + ?Sized>(cards: &mut [Card], method: ShuffleMethod, rng: &mut R) {
+    match method {
+        ShuffleMethod::OneWordPerCard => fisher_yates(cards, rng),
+        ShuffleMethod::Batched => fisher_yates_batched(cards, rng),
     }
 }
 
@@ -92,11 +201,12 @@ impl Shoe {
             next: 0,
             discards: 0,
             cut: 0,
-            cut_out: false,
+            forced_out: false,
             decks,
             shuffled: false,
             burn_due: false,
-            fresh: false,
+            fresh_mark: false,
+            method: ShuffleMethod::Batched,
         };
         s.set_penetration(0.75);
         s
@@ -142,27 +252,43 @@ impl Shoe {
     pub fn shuffle<R: RngCore + CryptoRng + ?Sized>(&mut self, rng: &mut R) {
         self.next = 0;
         self.discards = 0;
-        fisher_yates(&mut self.cards, rng);
-        self.cut_out = false;
+        shuffle_cards(&mut self.cards, self.method, rng);
+        self.forced_out = false;
         self.shuffled = true;
         self.burn_due = true;
-        self.fresh = true;
+        self.fresh_mark = true;
+    }
+
+    /// How this shoe shuffles.
+    pub fn shuffle_method(&self) -> ShuffleMethod {
+        self.method
     }
 
     /// Deals the next card; `None` when no undealt card is left.
     #[inline]
     pub fn draw(&mut self) -> Option<Card> {
-        let Some(&c) = self.cards.get(self.next) else {
-            // An empty shoe is reshuffled before the next round whatever the cut.
-            self.cut_out = true;
-            return None;
-        };
-        if self.next >= self.cut {
-            self.cut_out = true;
+        match self.deal() {
+            Some((c, _)) => Some(c),
+            None => {
+                self.mark_empty();
+                None
+            }
         }
+    }
+
+    /// Deals the next card and says whether it is the first past the cut card (the
+    /// cut card comes out with it); `None`, changing nothing, when the shoe is empty.
+    #[inline(always)]
+    pub(crate) fn deal(&mut self) -> Option<(Card, bool)> {
+        let &c = self.cards.get(self.next)?;
+        let cut_now = self.next == self.cut && !self.forced_out;
         self.next += 1;
-        self.fresh = false;
-        Some(c)
+        Some((c, cut_now))
+    }
+
+    /// The shoe ran empty: it is reshuffled before the next round whatever the cut.
+    pub(crate) fn mark_empty(&mut self) {
+        self.forced_out = true;
     }
 
     /// Deals the next card straight to the discard rack (a burn); `None` if the shoe is empty.
@@ -177,7 +303,7 @@ impl Shoe {
     /// The round is over: its cards go to the discard rack.
     pub fn end_round(&mut self) {
         self.discards = self.next;
-        self.fresh = false;
+        self.fresh_mark = false;
     }
 
     /// When the undealt cards run out during a round: the discard rack (not the cards
@@ -189,17 +315,18 @@ impl Shoe {
         let rack = self.discards;
         self.cards.rotate_left(rack);
         let start = self.cards.len() - rack;
-        fisher_yates(&mut self.cards[start..], rng);
+        shuffle_cards(&mut self.cards[start..], self.method, rng);
         self.next = start;
         self.discards = 0;
-        self.cut_out = true;
+        self.forced_out = true;
+        self.fresh_mark = false;
         true
     }
 
     /// Whether the shoe must be shuffled before the next round (never shuffled, or
     /// the cut card came out).
     pub fn needs_shuffle(&self) -> bool {
-        !self.shuffled || self.cut_out
+        !self.shuffled || self.cut_card_out()
     }
 
     /// Whether a burn is due after a shuffle (cleared by [`Shoe::burn_done`]).
@@ -214,12 +341,13 @@ impl Shoe {
 
     /// Whether no card was dealt since the last shuffle (a CSM does not reshuffle then).
     pub fn is_fresh(&self) -> bool {
-        self.fresh
+        self.fresh_mark && self.next == 0
     }
 
     /// Whether the cut card has come out.
+    #[inline]
     pub fn cut_card_out(&self) -> bool {
-        self.cut_out
+        self.forced_out || self.next > self.cut
     }
 
     /// The cut card's position: it comes out before the card at this index.
@@ -269,18 +397,19 @@ impl Shoe {
     }
 
     /// The shoe as bytes, to save between rounds and processes: a version byte, the
-    /// decks, the flags, the position, rack, cut card and length (little-endian `u16`s),
-    /// then one byte per card (its [`Card::index`]). [`Shoe::from_bytes`] reads it back.
+    /// decks, the flags, the shuffle method (0 one word per card, 1 batched), the
+    /// position, rack, cut card and length (little-endian `u16`s), then one byte per
+    /// card (its [`Card::index`]). [`Shoe::from_bytes`] reads it back.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(SHOE_HEADER + self.cards.len());
         b.push(SHOE_FORMAT);
         b.push(self.decks);
-        let flags = u8::from(self.cut_out)
+        let flags = u8::from(self.cut_card_out())
             | (u8::from(self.shuffled) << 1)
             | (u8::from(self.burn_due) << 2)
-            | (u8::from(self.fresh) << 3);
+            | (u8::from(self.is_fresh()) << 3);
         b.push(flags);
-        b.push(0);
+        b.push(self.method.byte());
         for n in [self.next, self.discards, self.cut, self.cards.len()] {
             // At most 8 * 52 = 416 cards: always fits.
             b.extend_from_slice(&(n as u16).to_le_bytes());
@@ -308,9 +437,12 @@ impl Shoe {
             return bad(format!("{decks} decks"));
         }
         let flags = b[2];
-        if flags & !0x0f != 0 || b[3] != 0 {
+        if flags & !0x0f != 0 {
             return bad(format!("unknown flags {flags:#04x}"));
         }
+        let Some(method) = ShuffleMethod::from_byte(b[3]) else {
+            return bad(format!("unknown shuffle method {}", b[3]));
+        };
         let word = |i: usize| usize::from(u16::from_le_bytes([b[4 + 2 * i], b[5 + 2 * i]]));
         let (next, discards, cut, len) = (word(0), word(1), word(2), word(3));
         if len != usize::from(decks) * 52 || b.len() != SHOE_HEADER + len {
@@ -336,11 +468,13 @@ impl Shoe {
             next,
             discards,
             cut,
-            cut_out: flags & 1 != 0,
+            // Past the cut the card is out anyway: the flag keeps only what it adds.
+            forced_out: flags & 1 != 0 && next <= cut,
             decks,
             shuffled: flags & 2 != 0,
             burn_due: flags & 4 != 0,
-            fresh: flags & 8 != 0,
+            fresh_mark: flags & 8 != 0,
+            method,
         };
         if !s.is_complete() {
             return bad(format!("not {decks} copies of every card"));
@@ -381,9 +515,11 @@ mod tests {
         s.set_penetration(0.5);
         s.shuffle(&mut rng);
         assert!(s.is_complete());
+        assert!(s.is_fresh());
         assert_eq!(s.cut_position(), 52);
         for _ in 0..52 {
             s.draw().unwrap();
+            assert!(!s.is_fresh());
             assert!(!s.cut_card_out());
         }
         s.draw().unwrap();
@@ -408,6 +544,115 @@ mod tests {
             hits[below(&mut rng, 3) as usize] += 1;
         }
         assert!(hits.iter().all(|&n| (9_500..10_500).contains(&n)));
+    }
+
+    fn distinct(n: usize) -> Vec<Card> {
+        (0..n).filter_map(Card::from_index).collect()
+    }
+
+    #[test]
+    fn c_12_batched_shuffle_deals_every_permutation_equally_often() {
+        // 4 cards: one batch of 3 positions, 24 permutations, 2000 expected each
+        // (standard deviation about 44).
+        let mut rng = ChaCha20Rng::seed_from_u64(11);
+        let base = distinct(4);
+        let mut count = std::collections::HashMap::new();
+        for _ in 0..48_000 {
+            let mut c = base.clone();
+            fisher_yates_batched(&mut c, &mut rng);
+            *count.entry(c).or_insert(0u32) += 1;
+        }
+        assert_eq!(count.len(), 24);
+        assert!(
+            count.values().all(|&n| (1_700..2_300).contains(&n)),
+            "{count:?}"
+        );
+    }
+
+    #[test]
+    fn c_12_batched_shuffle_puts_every_card_everywhere_equally_often() {
+        // 9 cards: a full batch of 6 positions, then a last batch of 2.
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        let base = distinct(9);
+        let mut at = [[0u32; 9]; 9];
+        for _ in 0..90_000 {
+            let mut c = base.clone();
+            fisher_yates_batched(&mut c, &mut rng);
+            for (pos, card) in c.iter().enumerate() {
+                at[card.index()][pos] += 1;
+            }
+        }
+        for row in at {
+            assert!(row.iter().all(|&n| (9_500..10_500).contains(&n)), "{row:?}");
+        }
+    }
+
+    /// A generator that plays back fixed 64-bit words.
+    struct Words(Vec<u64>);
+
+    impl RngCore for Words {
+        fn next_u32(&mut self) -> u32 {
+            self.next_u64() as u32
+        }
+        fn next_u64(&mut self) -> u64 {
+            self.0.remove(0)
+        }
+        fn fill_bytes(&mut self, dest: &mut [u8]) {
+            for b in dest {
+                *b = self.next_u32() as u8;
+            }
+        }
+        fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core::Error> {
+            self.fill_bytes(dest);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn c_12_a_biased_word_is_drawn_again() {
+        // 4 cards: bounds 4, 3, 2, product 24; 2^64 mod 24 = 16, so the word 0 (last
+        // low half 0) must be rejected and the next word used instead.
+        let word = 0x9e37_79b9_7f4a_7c15;
+        let mut with_reject = distinct(4);
+        let mut words = Words(vec![0, word]);
+        fisher_yates_batched(&mut with_reject, &mut words);
+        assert!(words.0.is_empty(), "the second word was not drawn");
+        let mut direct = distinct(4);
+        fisher_yates_batched(&mut direct, &mut Words(vec![word]));
+        assert_eq!(with_reject, direct);
+        // The accepted word's indices: high halves of word*4, then low*3, then low*2.
+        let m = u128::from(word) * 4;
+        let i0 = (m >> 64) as usize;
+        let m = u128::from(m as u64) * 3;
+        let i1 = (m >> 64) as usize;
+        let i2 = ((u128::from(m as u64) * 2) >> 64) as usize;
+        let mut expect = distinct(4);
+        expect.swap(3, i0);
+        expect.swap(2, i1);
+        expect.swap(1, i2);
+        assert_eq!(direct, expect);
+    }
+
+    #[test]
+    fn c_12_a_shoe_keeps_its_shuffle_method_through_bytes() {
+        let mut s = Shoe::new(2);
+        assert_eq!(s.shuffle_method(), ShuffleMethod::Batched);
+        let mut b = s.to_bytes();
+        assert_eq!(b[3], 1);
+        // A shoe saved before shoes recorded their method (byte 0) shuffles one word
+        // per card, as it was dealt then.
+        b[3] = 0;
+        let mut old = Shoe::from_bytes(&b).unwrap();
+        assert_eq!(old.shuffle_method(), ShuffleMethod::OneWordPerCard);
+        old.shuffle(&mut ChaCha20Rng::seed_from_u64(5));
+        let mut expect = Shoe::new(2).cards;
+        fisher_yates(&mut expect, &mut ChaCha20Rng::seed_from_u64(5));
+        assert_eq!(old.undealt(), &expect[..]);
+        assert_eq!(Shoe::from_bytes(&old.to_bytes()).unwrap(), old);
+        s.shuffle(&mut ChaCha20Rng::seed_from_u64(5));
+        assert_ne!(s.undealt(), old.undealt());
+        b[3] = 2;
+        assert!(matches!(Shoe::from_bytes(&b), Err(ShoeError::Corrupt(_))));
     }
 
     #[test]

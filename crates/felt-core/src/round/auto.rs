@@ -24,18 +24,18 @@ impl<R: RngCore + CryptoRng> Round<R> {
         F: FnMut(&DecisionContext<'_>) -> Decision,
     {
         self.deal_initial_rest(0, io);
-        if self.stage != Stage::SideBets {
+        if !matches!(self.stage, Stage::SideBets) {
             // Voided: the shoe ran out.
             return Ok(true);
         }
         self.settle_initial_side_bets(io);
         self.stage = self.after_side_bets();
-        if self.stage != Stage::Peek {
+        if !matches!(self.stage, Stage::Peek) {
             return Ok(false);
         }
         if self.peek_applies() {
             self.peek(io);
-            if self.stage == Stage::Done {
+            if matches!(self.stage, Stage::Done) {
                 return Ok(true);
             }
         } else {
@@ -49,7 +49,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             while h < self.spots[usize::from(self.order[usize::from(o)])].nhands {
                 self.stage = Stage::Play(o, h);
                 self.auto_hand(o, h, strategy, io)?;
-                if self.stage == Stage::Done {
+                if matches!(self.stage, Stage::Done) {
                     return Ok(true);
                 }
                 h += 1;
@@ -57,7 +57,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         self.stage = Stage::Reveal;
         self.reveal(io);
-        if self.stage != Stage::DealerDraw {
+        if !matches!(self.stage, Stage::DealerDraw) {
             return Ok(true);
         }
         if self.dealer_must_draw() && self.live_hands() && !self.dealer_plays(io) {
@@ -90,7 +90,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 PlayState::Chance => self.play_chance(o, h, io),
                 PlayState::Decide => self.auto_decide(o, h, strategy, io)?,
             }
-            if self.stage == Stage::Done {
+            if matches!(self.stage, Stage::Done) {
                 return Ok(());
             }
         }

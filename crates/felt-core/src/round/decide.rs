@@ -163,6 +163,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let i = usize::from(si) * self.mh();
         self.hands[i] = PHand::new(amount);
         self.spots[usize::from(si)].nhands = 1;
+        self.order.insert(si);
         io.emit(Event::Moved(Move {
             from: Account::Seat { seat },
             to: Account::Felt,
@@ -251,13 +252,15 @@ impl<R: RngCore + CryptoRng> Round<R> {
             why: Why::Withdrawn,
         }));
         self.spots[usize::from(si)] = Spot::EMPTY;
+        self.order.remove(si);
         Ok(())
     }
 
     /// The deal: bets close, the meters take their increments, the first card is next.
     pub(crate) fn deal<I: Io>(&mut self, io: &mut I) -> Result<(), ActionError> {
         self.betting_open()?;
-        if self.spots.iter().all(|s| s.nhands == 0) {
+        // The spots with a bet, in dealing order, are those in `order`.
+        if self.order.len() == 0 {
             return Err(ActionError::NoBets);
         }
         // Only a side bet on the felt can need a meter.
@@ -267,12 +270,6 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         // Applied: lock-out, then the meters take their increments (B7-1).
         io.emit(Event::BetsClosed);
-        self.order.clear();
-        for i in 0..self.spots.len() {
-            if self.spots[i].nhands != 0 {
-                self.order.push(i as u8);
-            }
-        }
         let increments = if progressive { self.order.len() } else { 0 };
         for o in 0..increments {
             let si = self.order[o];
@@ -634,6 +631,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Ok(())
     }
 
+    #[inline(always)]
     pub(crate) fn play<I: Io>(&mut self, si: u8, h: u8, d: Decision, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let at = self.place(si, h);

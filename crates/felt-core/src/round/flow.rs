@@ -87,8 +87,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
             self.shoe.burn_done();
         }
-        for s in self.spots.iter_mut() {
-            *s = Spot::EMPTY;
+        // Only the spots of the last round hold anything: every other spot is empty.
+        for &si in self.order.iter() {
+            self.spots[usize::from(si)] = Spot::EMPTY;
         }
         self.order.clear();
         self.dealer.clear();
@@ -102,11 +103,10 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Deals one card (the rack is reshuffled if the shoe runs out mid-round).
     #[inline]
     pub(crate) fn draw<I: Io>(&mut self, io: &mut I) -> Option<Card> {
-        let was = self.shoe.cut_card_out();
-        let Some(c) = self.shoe.draw() else {
-            return self.draw_reshuffled(was, io);
+        let Some((c, cut_now)) = self.shoe.deal() else {
+            return self.draw_reshuffled(io);
         };
-        if !was && self.shoe.cut_card_out() {
+        if cut_now {
             self.cut_card_out(io);
         }
         Some(c)
@@ -121,7 +121,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// [`Round::draw`] when the undealt cards have run out.
     #[cold]
-    fn draw_reshuffled<I: Io>(&mut self, was: bool, io: &mut I) -> Option<Card> {
+    fn draw_reshuffled<I: Io>(&mut self, io: &mut I) -> Option<Card> {
+        let was = self.shoe.cut_card_out();
+        self.shoe.mark_empty();
         if !self.shoe.reshuffle_discards(&mut self.rng) {
             return None;
         }
@@ -242,6 +244,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// The dealer draws to the end (the hand must draw now); `false` if the shoe ran
     /// out and the round was voided.
+    #[inline(always)]
     pub(crate) fn dealer_plays<I: Io>(&mut self, io: &mut I) -> bool {
         // The running totals stay in registers: only the cards go to memory.
         let (mut hard, mut ace) = (self.dealer.hard_total(), self.dealer.has_ace());
@@ -393,6 +396,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The rest of the initial deal from card `k`, in one go.
+    #[inline(always)]
     pub(crate) fn deal_initial_rest<I: Io>(&mut self, k: u8, io: &mut I) {
         let n = self.order.len() as u8;
         if k == 0 {
@@ -514,6 +518,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         });
     }
 
+    #[inline(always)]
     pub(crate) fn reveal<I: Io>(&mut self, io: &mut I) {
         self.turn_hole(io);
         if self.dealer.is_two_card_21() && self.natural_known != Some(true) {

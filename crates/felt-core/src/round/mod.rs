@@ -264,11 +264,26 @@ impl SpotOrder {
         self.len = 0;
     }
 
-    /// Adds a spot (at most [`MAX_SPOTS`] are ever pushed: one per spot index).
+    /// Adds a spot not yet in play, keeping dealing order (at most [`MAX_SPOTS`] are
+    /// ever added: one per spot index).
     #[inline]
-    pub(crate) fn push(&mut self, si: u8) {
-        self.ids[usize::from(self.len) & (SPOT_SLOTS - 1)] = si;
+    pub(crate) fn insert(&mut self, si: u8) {
+        let mut at = usize::from(self.len) & (SPOT_SLOTS - 1);
+        while at > 0 && self.ids[at - 1] > si {
+            self.ids[at] = self.ids[at - 1];
+            at -= 1;
+        }
+        self.ids[at] = si;
         self.len += 1;
+    }
+
+    /// Takes a spot out of play (its bet was withdrawn).
+    pub(crate) fn remove(&mut self, si: u8) {
+        let n = self.len();
+        if let Some(at) = self.ids[..n].iter().position(|&x| x == si) {
+            self.ids.copy_within(at + 1..n, at);
+            self.len -= 1;
+        }
     }
 
     /// The spots in play.
@@ -373,7 +388,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// a shoe whose cut card came out (or never shuffled) is shuffled; the burn is
     /// dealt after a shuffle (C-12). Refused while a round is in progress.
     pub fn begin<S: EventSink + ?Sized>(&mut self, sink: &mut S) -> Result<(), ActionError> {
-        if self.stage != Stage::Done {
+        if !matches!(self.stage, Stage::Done) {
             return Err(ActionError::RoundInProgress);
         }
         let mut io = IoImpl {
@@ -395,7 +410,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     ) -> Result<(), ActionError> {
         let mut io = IoImpl { m: meters, s: sink };
         self.apply_io(action, &mut io)?;
-        if self.stage == Stage::Betting {
+        if matches!(self.stage, Stage::Betting) {
             // A bet or a withdrawal: nothing runs until the deal.
         } else if self.auto {
             self.run(&mut io);
@@ -456,7 +471,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         S: EventSink + ?Sized,
     {
         let mut io = IoImpl { m: meters, s: sink };
-        if self.stage == Stage::Betting {
+        if matches!(self.stage, Stage::Betting) {
             // `apply_io(Action::Deal)`, without the dispatch on the action.
             self.deal(&mut io)?;
             if self.auto_round(strategy, &mut io)? {
@@ -550,7 +565,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Adds to (or, negative, takes from) a seat's balance between rounds; refused
     /// during a round, or if the balance would go below zero or above [`MAX_BALANCE`].
     pub fn deposit(&mut self, seat: u8, amount: Money) -> Result<Money, ActionError> {
-        if self.stage != Stage::Done {
+        if !matches!(self.stage, Stage::Done) {
             return Err(ActionError::RoundInProgress);
         }
         let b = self
@@ -607,12 +622,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 .iter()
                 .flat_map(|h| h.hand.cards().iter().copied())
         });
-        let dealer: &[Card] = if self.stage == Stage::Done {
+        let dealer: &[Card] = if matches!(self.stage, Stage::Done) {
             &[]
         } else {
             self.dealer.cards()
         };
-        let players_live = self.stage != Stage::Done;
+        let players_live = !matches!(self.stage, Stage::Done);
         players
             .filter(move |_| players_live)
             .chain(dealer.iter().copied())

@@ -586,6 +586,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The dealer is done: every hand still on the felt is settled.
+    #[inline(always)]
     pub(crate) fn settle_all<I: Io>(&mut self, io: &mut I) {
         let dealer = self.dealer.total();
         let busted = self.dealer.is_bust();
