@@ -387,7 +387,7 @@ impl Tally {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn settled(&mut self, s: &Settlement) {
         let net = s.returned.0 - s.stake.0;
         match s.bet {

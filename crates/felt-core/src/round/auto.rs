@@ -30,6 +30,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         self.settle_initial_side_bets(io);
         self.stage = self.after_side_bets();
+        if matches!(self.stage, Stage::Insurance(_)) {
+            self.auto_insurance(strategy, io)?;
+        }
         if !matches!(self.stage, Stage::Peek) {
             return Ok(false);
         }
@@ -66,6 +69,25 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.stage = Stage::Settle;
         self.settle_all(io);
         Ok(true)
+    }
+
+    /// Insurance and even money, offered to each spot in play in turn (as the general
+    /// course offers them); then the peek is next.
+    fn auto_insurance<F, I: Io>(&mut self, strategy: &mut F, io: &mut I) -> Result<(), ActionError>
+    where
+        F: FnMut(&DecisionContext<'_>) -> Decision,
+    {
+        for o in 0..self.order.len() as u8 {
+            self.stage = Stage::Insurance(o);
+            if let Some(legal) = self.legal_insurance(o) {
+                let si = self.order[usize::from(o)];
+                let ctx = self.context(si, 0, super::Phase::Insurance, legal);
+                let (seat, d) = (ctx.at.seat, strategy(&ctx));
+                self.decide_with(seat, d, legal, io)?;
+            }
+        }
+        self.stage = Stage::Peek;
+        Ok(())
     }
 
     /// Hand `h` of the `o`-th spot in play, at `Play(o, h)`, until it is finished.

@@ -257,6 +257,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The deal: bets close, the meters take their increments, the first card is next.
+    #[inline(always)]
     pub(crate) fn deal<I: Io>(&mut self, io: &mut I) -> Result<(), ActionError> {
         self.betting_open()?;
         // The spots with a bet, in dealing order, are those in `order`.
@@ -455,30 +456,31 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     insurance: None,
                 }
             }
-            Stage::Insurance(o) if usize::from(o) < self.order.len() => {
-                match self.insurance_offer(o) {
-                    Some((d, r)) => {
-                        let p = self.place(self.order[usize::from(o)], 0);
-                        Legal {
-                            turn: Turn::Seat {
-                                seat: p.seat,
-                                spot: p.spot,
-                                hand: 0,
-                            },
-                            decisions: d,
-                            double: None,
-                            insurance: r,
-                        }
-                    }
-                    None => none(Turn::Chance),
-                }
-            }
+            Stage::Insurance(o) if usize::from(o) < self.order.len() => self
+                .legal_insurance(o)
+                .unwrap_or_else(|| none(Turn::Chance)),
             Stage::Play(o, h) if usize::from(o) < self.order.len() => match self.play_state(o, h) {
                 PlayState::Decide => self.legal_play(o, h),
                 _ => none(Turn::Chance),
             },
             _ => none(Turn::Chance),
         }
+    }
+
+    /// What the `o`-th spot in play may do at the insurance offer, if it is offered one.
+    pub(crate) fn legal_insurance(&self, o: u8) -> Option<Legal> {
+        let (decisions, insurance) = self.insurance_offer(o)?;
+        let p = self.place(self.order[usize::from(o)], 0);
+        Some(Legal {
+            turn: Turn::Seat {
+                seat: p.seat,
+                spot: p.spot,
+                hand: 0,
+            },
+            decisions,
+            double: None,
+            insurance,
+        })
     }
 
     /// What hand `h` of the `o`-th spot in play may do, when it decides

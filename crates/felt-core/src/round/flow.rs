@@ -476,6 +476,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The up card is out: naturals are known to the players; the side bets are next.
+    #[inline(always)]
     fn initial_deal_done(&mut self) {
         let mh = self.mh();
         for &si in self.order.iter() {
@@ -490,6 +491,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.stage = Stage::SideBets;
     }
 
+    #[inline(always)]
     pub(crate) fn peek<I: Io>(&mut self, io: &mut I) {
         let natural = self.dealer.is_two_card_21();
         io.emit(Event::Peeked { natural });
@@ -560,6 +562,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Whether a hand still needs the dealer's total.
+    #[inline]
     pub(crate) fn live_hands(&self) -> bool {
         let mh = self.mh();
         self.order.iter().any(|&si| {

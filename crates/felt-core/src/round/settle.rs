@@ -103,6 +103,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// Settles a stake lying on the felt.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn settle_stake<I: Io>(
         &mut self,
         io: &mut I,
@@ -161,6 +162,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// A main-bet hand paid at `payout` (`to`).
+    #[inline]
     fn pay_hand<I: Io>(&mut self, si: u8, h: u8, payout: Payout, outcome: Outcome, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let stake = self.hands[i].total_stake();
@@ -184,6 +186,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         );
     }
 
+    #[inline]
     fn end_hand<I: Io>(&mut self, si: u8, h: u8, pay: Pay, outcome: Outcome, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let stake = self.hands[i].total_stake();
@@ -544,6 +547,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// The dealer has a natural: at the peek (C-6) or found late (LA-3).
+    #[cold]
     pub(crate) fn dealer_natural<I: Io>(&mut self, late: bool, io: &mut I) {
         self.settle_insurance(true, io);
         if self.sides_placed {
