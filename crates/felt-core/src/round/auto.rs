@@ -1,9 +1,9 @@
 //! The automated round, straight through: after the deal, the initial cards, the
-//! peek, every hand in turn, the dealer and the settlement follow one another as
-//! plain code instead of one [`Stage`] dispatch per step. It calls the same rule
-//! functions as the general course ([`Round::run`] and [`Round::decide_with`]), in
-//! the same order, so the log is the same byte for byte (`tests/paths.rs`). Offers
-//! taken before the peek (early surrender, insurance) go back to the general course.
+//! insurance offers, the peek, every hand in turn, the dealer and the settlement
+//! follow one another as plain code instead of one [`Stage`] dispatch per step. It
+//! calls the same rule functions as the general course ([`Round::run`] and
+//! [`Round::decide_with`]), in the same order, so the log is the same byte for byte
+//! (`tests/paths.rs`). Early surrender goes back to the general course.
 
 use super::action::{ActionError, Decision};
 use super::event::Event;
