@@ -114,8 +114,10 @@ impl Suit {
     }
 }
 
-/// A playing card.
+/// A playing card. Two bytes, rank then suit, aligned as one 16-bit word so a card is
+/// copied with one load and one store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[repr(C, align(2))]
 pub struct Card {
     /// The rank.
     pub rank: Rank,

@@ -9,6 +9,23 @@ pub const MAX_CARDS: usize = 21;
 
 const FILLER: Card = Card::new(Rank::Ace, Suit::Clubs);
 
+/// The best total for a hard total without (`[0]`) or with (`[1]`) an ace: one ace
+/// counts 11 when that does not bust the hand. A table: read at every card.
+static BEST: [[u8; 256]; 2] = {
+    let mut t = [[0u8; 256]; 2];
+    let mut hard = 0;
+    while hard < 256 {
+        t[0][hard] = hard as u8;
+        t[1][hard] = if hard <= 11 {
+            hard as u8 + 10
+        } else {
+            hard as u8
+        };
+        hard += 1;
+    }
+    t
+};
+
 /// A hand's cards and running totals. `Copy`, no heap.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Hand {
@@ -68,11 +85,7 @@ impl Hand {
         self.len += 1;
         self.hard = self.hard.saturating_add(c.value());
         self.has_ace |= c.rank == Rank::Ace;
-        self.best = if self.has_ace && self.hard <= 11 {
-            self.hard + 10
-        } else {
-            self.hard
-        };
+        self.best = BEST[usize::from(self.has_ace)][usize::from(self.hard)];
         true
     }
 

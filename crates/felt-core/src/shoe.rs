@@ -140,24 +140,49 @@ pub const BATCH: usize = 6;
 fn fisher_yates_batched<R: RngCore + ?Sized>(cards: &mut [Card], rng: &mut R) {
     // Positions `1..open` still to fill, last first (position 0 takes what is left).
     let mut open = cards.len();
+    // Every product of bounds stays below 2^53 (see `PRODUCT_BELOW`) for a shoe of up to
+    // 8 decks; a longer slice works out every product.
+    let sure = if open <= MAX_CARDS { PRODUCT_BELOW } else { 0 };
     while open > BATCH {
-        fill_batch(cards, open, BATCH, rng);
+        fill_batch(cards, open, BATCH, sure, rng);
         open -= BATCH;
     }
     if open > 1 {
-        fill_batch(cards, open, open - 1, rng);
+        fill_batch(cards, open, open - 1, sure, rng);
     }
 }
 
+/// The most cards a shoe holds (8 decks).
+const MAX_CARDS: usize = 8 * 52;
+
+/// A bound above every product of [`BATCH`] bounds of at most [`MAX_CARDS`]
+/// (`416^6 < 2^53`): a last low half at or above it is above `2^64 mod P` whatever
+/// the product `P`, so the word is kept without working `P` out.
+const PRODUCT_BELOW: u64 = 1 << 53;
+const _: () = assert!((MAX_CARDS as u64).pow(BATCH as u32) < PRODUCT_BELOW);
+
+/// Whether a batch's last low half `low` keeps its word: it is not below `2^64 mod P`,
+/// `P` the product of the bounds `open, open - 1, ..., open - k + 1`. Rarely needed
+/// (kept out of line so the product is not worked out for every word).
+#[cold]
+#[inline(never)]
+fn unbiased(low: u64, open: usize, k: usize) -> bool {
+    let product = (0..k).map(|t| (open - t) as u64).product::<u64>();
+    low >= product || low >= product.wrapping_neg() % product
+}
+
 /// Fills positions `open - 1` down to `open - k` (`k <= BATCH`, `k < open`) from one
-/// accepted 64-bit word.
+/// accepted 64-bit word. A last low half at or above `sure` (0, or a bound above the
+/// product of the bounds) is accepted at once.
 #[inline(always)]
-fn fill_batch<R: RngCore + ?Sized>(cards: &mut [Card], open: usize, k: usize, rng: &mut R) {
+fn fill_batch<R: RngCore + ?Sized>(
+    cards: &mut [Card],
+    open: usize,
+    k: usize,
+    sure: u64,
+    rng: &mut R,
+) {
     // Position `open - 1 - t` draws among `open - t` cards.
-    let mut product: u64 = 1;
-    for t in 0..k {
-        product *= (open - t) as u64;
-    }
     let mut index = [0usize; BATCH];
     loop {
         let mut low = rng.next_u64();
@@ -166,7 +191,7 @@ fn fill_batch<R: RngCore + ?Sized>(cards: &mut [Card], open: usize, k: usize, rn
             *slot = (m >> 64) as usize;
             low = m as u64;
         }
-        if low >= product || low >= product.wrapping_neg() % product {
+        if low >= sure || unbiased(low, open, k) {
             break;
         }
     }
