@@ -149,8 +149,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let ctx = self.context(si, h, super::Phase::PlayerTurns, legal);
         let (seat, at) = (ctx.at.seat, ctx.at);
         let d = strategy(&ctx);
-        if legal.decisions.allows(d) && !matches!(d, Decision::Double(_)) {
-            // Offered, and no amount to check: what `decide_with` would apply.
+        if legal.decisions.allows(d) && self.check_amount(seat, d, &legal).is_ok() {
+            // Offered, with an allowed amount: what `decide_with` would apply.
             io.emit(Event::Decided { at, decision: d });
             self.play(si, h, d, io);
             Ok(())

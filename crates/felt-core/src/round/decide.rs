@@ -592,23 +592,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
             return Err(ActionError::NotOffered { decision: d });
         }
-        let range = match d {
-            Decision::Double(_) => legal.double,
-            Decision::Insure(_) => legal.insurance,
-            _ => None,
-        };
-        if let (Decision::Double(a) | Decision::Insure(a), Some(r)) = (d, range) {
-            if a > Money::ZERO {
-                self.check_funds(seat, a)?;
-            }
-            if !r.allows(a) {
-                return Err(ActionError::WrongAmount {
-                    amount: a,
-                    min: r.min,
-                    max: r.max,
-                });
-            }
-        }
+        self.check_amount(seat, d, &legal)?;
         // Verified: apply.
         let at = self.place(si, hand);
         io.emit(Event::Decided { at, decision: d });
@@ -629,6 +613,35 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
             Stage::Play(..) => self.play(si, hand, d, io),
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// The amount of a double or an insurance is one the offer allows and the seat
+    /// can pay (other decisions carry no amount).
+    #[inline(always)]
+    pub(crate) fn check_amount(
+        &self,
+        seat: u8,
+        d: Decision,
+        legal: &Legal,
+    ) -> Result<(), ActionError> {
+        let range = match d {
+            Decision::Double(_) => legal.double,
+            Decision::Insure(_) => legal.insurance,
+            _ => None,
+        };
+        if let (Decision::Double(a) | Decision::Insure(a), Some(r)) = (d, range) {
+            if a > Money::ZERO {
+                self.check_funds(seat, a)?;
+            }
+            if !r.allows(a) {
+                return Err(ActionError::WrongAmount {
+                    amount: a,
+                    min: r.min,
+                    max: r.max,
+                });
+            }
         }
         Ok(())
     }

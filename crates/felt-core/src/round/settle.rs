@@ -162,7 +162,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// A main-bet hand paid at `payout` (`to`).
-    #[inline]
+    #[inline(always)]
     fn pay_hand<I: Io>(&mut self, si: u8, h: u8, payout: Payout, outcome: Outcome, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let stake = self.hands[i].total_stake();
@@ -186,7 +186,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         );
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_hand<I: Io>(&mut self, si: u8, h: u8, pay: Pay, outcome: Outcome, io: &mut I) {
         let i = usize::from(si) * self.mh() + usize::from(h);
         let stake = self.hands[i].total_stake();
