@@ -195,8 +195,10 @@ fn fill_batch<R: RngCore + ?Sized>(
             break;
         }
     }
+    // The cards still open: every index of the batch falls inside.
+    let open_cards = &mut cards[..open];
     for (t, &j) in index.iter().enumerate().take(k) {
-        swap_cards(cards, open - 1 - t, j);
+        swap_cards(open_cards, open - 1 - t, j);
     }
 }
 
