@@ -750,5 +750,34 @@ mod tests {
         assert_eq!(s.in_play(), &play[..]);
         assert_eq!(s.remaining(), 40);
         assert!(s.is_complete());
+        // The position is back before the cut, yet the shoe is shuffled before the
+        // next round, and no second cut card comes out.
+        assert!(s.dealt() <= s.cut_position());
+        assert!(s.cut_card_out() && s.needs_shuffle());
+        for _ in 0..40 {
+            assert!(matches!(s.deal(), Some((_, false))));
+        }
+    }
+
+    #[test]
+    fn c_12_the_cut_card_comes_out_with_the_card_at_its_position_once() {
+        let mut rng = ChaCha20Rng::seed_from_u64(6);
+        let mut s = Shoe::new(1);
+        s.set_penetration(0.5);
+        s.shuffle(&mut rng);
+        let came_out: Vec<bool> = std::iter::from_fn(|| s.deal().map(|(_, cut)| cut)).collect();
+        assert_eq!(came_out.len(), 52);
+        assert_eq!(came_out.iter().position(|&c| c), Some(26));
+        assert_eq!(came_out.iter().filter(|&&c| c).count(), 1);
+        // Empty: nothing is dealt and nothing changes until `draw` marks it.
+        assert!(s.deal().is_none());
+        assert!(s.cut_card_out());
+        // A round that ends with no card dealt leaves the shoe no longer fresh.
+        let mut t = Shoe::new(1);
+        t.shuffle(&mut rng);
+        assert!(t.is_fresh());
+        t.end_round();
+        assert!(!t.is_fresh());
+        assert_eq!(Shoe::from_bytes(&t.to_bytes()).unwrap(), t);
     }
 }
