@@ -332,7 +332,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         };
         let at = self.place(si, 0);
         let bet = &self.table.cfg.sides[b];
-        let (kind, progressive) = (BetKind::Side(bet.id), bet.progressive);
+        let kind = BetKind::Side(bet.id);
         let Some(line) = bet.lines.iter().find(|l| classify(l.hand, &ctx)).copied() else {
             return self.settle_stake(io, at, kind, stake, Pay::LOSE, Outcome::Lose, None, None);
         };
@@ -356,7 +356,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 );
             }
             LinePay::Meter(percent) => {
-                let Some(prog) = progressive else {
+                let Some(prog) = self.table.cfg.sides[b].progressive else {
                     return self.settle_stake(
                         io,
                         at,
@@ -481,7 +481,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The hole card is known: side bets waiting for it settle (LA-1).
     #[inline]
     pub(crate) fn settle_awaiting_natural<I: Io>(&mut self, natural: bool, io: &mut I) {
-        if self.sides_placed {
+        // Only a bet with a line on the dealer's natural ever waits for the hole card.
+        if self.sides_placed && self.table.cfg.any_needs_natural {
             self.settle_awaiting_natural_placed(natural, io);
         }
     }
