@@ -26,6 +26,12 @@ static BEST: [[u8; 256]; 2] = {
     t
 };
 
+/// The best total of a hand with this hard total, holding an ace or not (C-1).
+#[inline(always)]
+pub(crate) fn best_total(hard: u8, has_ace: bool) -> u8 {
+    BEST[usize::from(has_ace)][usize::from(hard)]
+}
+
 /// A hand's cards and running totals. `Copy`, no heap.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Hand {
@@ -85,7 +91,7 @@ impl Hand {
         self.len += 1;
         self.hard = self.hard.saturating_add(c.value());
         self.has_ace |= c.rank == Rank::Ace;
-        self.best = BEST[usize::from(self.has_ace)][usize::from(self.hard)];
+        self.best = best_total(self.hard, self.has_ace);
         true
     }
 

@@ -264,8 +264,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 face_up: true,
                 side_bet_only: false,
             });
-            let soft = ace && hard <= 11;
-            let t = if soft { hard + 10 } else { hard };
+            let t = crate::hand::best_total(hard, ace);
+            let soft = t != hard;
             if !(t < 17 || (t == 17 && soft && h17)) {
                 return true;
             }
