@@ -40,8 +40,13 @@ pub enum ShuffleMethod {
     /// their method; byte 0 in [`Shoe::to_bytes`]).
     OneWordPerCard,
     /// Fisher-Yates drawing the indices of up to [`BATCH`] positions from one 64-bit
-    /// word (byte 1); what new shoes use.
+    /// word (byte 1), in place: the order also depends on the order the shoe had.
     Batched,
+    /// The batched Fisher-Yates from the decks in pack order (byte 2); what new shoes
+    /// use. A shuffle's order depends on the generator alone, so a shoe's seed is
+    /// enough to rebuild it (`felt verify` checks a retired shoe's cards this way).
+    /// A rack reshuffle mid-round shuffles the rack as it lies, as before.
+    FromPackOrder,
 }
 
 impl ShuffleMethod {
@@ -49,6 +54,7 @@ impl ShuffleMethod {
         match self {
             ShuffleMethod::OneWordPerCard => 0,
             ShuffleMethod::Batched => 1,
+            ShuffleMethod::FromPackOrder => 2,
         }
     }
 
@@ -56,6 +62,7 @@ impl ShuffleMethod {
         match b {
             0 => Some(ShuffleMethod::OneWordPerCard),
             1 => Some(ShuffleMethod::Batched),
+            2 => Some(ShuffleMethod::FromPackOrder),
             _ => None,
         }
     }
@@ -206,7 +213,16 @@ fn fill_batch<R: RngCore + ?Sized>(
 fn shuffle_cards<R: RngCore + ?Sized>(cards: &mut [Card], method: ShuffleMethod, rng: &mut R) {
     match method {
         ShuffleMethod::OneWordPerCard => fisher_yates(cards, rng),
-        ShuffleMethod::Batched => fisher_yates_batched(cards, rng),
+        ShuffleMethod::Batched | ShuffleMethod::FromPackOrder => fisher_yates_batched(cards, rng),
+    }
+}
+
+/// Puts whole decks in pack order ([`Card::index`] 0..52, deck after deck).
+fn fill_pack_order(cards: &mut [Card]) {
+    for (i, slot) in cards.iter_mut().enumerate() {
+        if let Some(c) = Card::from_index(i % 52) {
+            *slot = c;
+        }
     }
 }
 
@@ -215,14 +231,8 @@ impl Shoe {
     /// 75%. Not yet shuffled: a round shuffles it before the first card.
     pub fn new(decks: u8) -> Shoe {
         let decks = decks.clamp(1, 8);
-        let mut cards = Vec::with_capacity(usize::from(decks) * 52);
-        for _ in 0..decks {
-            for i in 0..52 {
-                if let Some(c) = Card::from_index(i) {
-                    cards.push(c);
-                }
-            }
-        }
+        let mut cards = vec![Card::new(Rank::Ace, Suit::Clubs); usize::from(decks) * 52];
+        fill_pack_order(&mut cards);
         let mut s = Shoe {
             cards,
             next: 0,
@@ -233,7 +243,7 @@ impl Shoe {
             shuffled: false,
             burn_due: false,
             fresh_mark: false,
-            method: ShuffleMethod::Batched,
+            method: ShuffleMethod::FromPackOrder,
         };
         s.set_penetration(0.75);
         s
@@ -279,6 +289,9 @@ impl Shoe {
     pub fn shuffle<R: RngCore + CryptoRng + ?Sized>(&mut self, rng: &mut R) {
         self.next = 0;
         self.discards = 0;
+        if self.method == ShuffleMethod::FromPackOrder {
+            fill_pack_order(&mut self.cards);
+        }
         shuffle_cards(&mut self.cards, self.method, rng);
         self.forced_out = false;
         self.shuffled = true;
@@ -663,9 +676,9 @@ mod tests {
     #[test]
     fn c_12_a_shoe_keeps_its_shuffle_method_through_bytes() {
         let mut s = Shoe::new(2);
-        assert_eq!(s.shuffle_method(), ShuffleMethod::Batched);
+        assert_eq!(s.shuffle_method(), ShuffleMethod::FromPackOrder);
         let mut b = s.to_bytes();
-        assert_eq!(b[3], 1);
+        assert_eq!(b[3], 2);
         // A shoe saved before shoes recorded their method (byte 0) shuffles one word
         // per card, as it was dealt then.
         b[3] = 0;
@@ -676,10 +689,46 @@ mod tests {
         fisher_yates(&mut expect, &mut ChaCha20Rng::seed_from_u64(5));
         assert_eq!(old.undealt(), &expect[..]);
         assert_eq!(Shoe::from_bytes(&old.to_bytes()).unwrap(), old);
+        // Byte 1: the batched shuffle in place (shoes saved before byte 2 existed).
+        b[3] = 1;
+        let mut batched = Shoe::from_bytes(&b).unwrap();
+        assert_eq!(batched.shuffle_method(), ShuffleMethod::Batched);
+        batched.shuffle(&mut ChaCha20Rng::seed_from_u64(5));
+        let mut expect = Shoe::new(2).cards;
+        fisher_yates_batched(&mut expect, &mut ChaCha20Rng::seed_from_u64(5));
+        assert_eq!(batched.undealt(), &expect[..]);
         s.shuffle(&mut ChaCha20Rng::seed_from_u64(5));
         assert_ne!(s.undealt(), old.undealt());
-        b[3] = 2;
+        b[3] = 3;
         assert!(matches!(Shoe::from_bytes(&b), Err(ShoeError::Corrupt(_))));
+    }
+
+    #[test]
+    fn c_12_a_new_shoe_shuffles_from_pack_order_so_its_seed_alone_gives_the_order() {
+        // Two shoes in different orders, shuffled with the same seed, give one order:
+        // the seed is all a verifier needs to rebuild a shoe.
+        let mut a = Shoe::new(6);
+        a.shuffle(&mut ChaCha20Rng::seed_from_u64(1));
+        let mut b = a.clone();
+        b.shuffle(&mut ChaCha20Rng::seed_from_u64(2));
+        assert_ne!(a.undealt(), b.undealt());
+        for _ in 0..40 {
+            a.draw();
+        }
+        a.end_round();
+        a.shuffle(&mut ChaCha20Rng::seed_from_u64(9));
+        b.shuffle(&mut ChaCha20Rng::seed_from_u64(9));
+        assert_eq!(a.undealt(), b.undealt());
+        assert_eq!(a.undealt().len(), 312);
+        // The in-place method does depend on the order it starts from.
+        let mut c = Shoe::new(6);
+        c.method = ShuffleMethod::Batched;
+        c.shuffle(&mut ChaCha20Rng::seed_from_u64(1));
+        let mut d = c.clone();
+        c.shuffle(&mut ChaCha20Rng::seed_from_u64(9));
+        d.cards.reverse();
+        d.shuffle(&mut ChaCha20Rng::seed_from_u64(9));
+        assert_ne!(c.undealt(), d.undealt());
     }
 
     #[test]

@@ -52,18 +52,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             round: self.round_no,
         });
         let cfg = &self.table.cfg;
-        let why = if cfg.csm {
-            (!self.shoe.is_fresh()).then_some(ShuffleWhy::Csm)
-        } else if self.shoe.needs_shuffle() {
-            Some(if self.shoe.cut_card_out() {
-                ShuffleWhy::CutCard
-            } else {
-                ShuffleWhy::NewShoe
-            })
-        } else {
-            None
-        };
-        if let Some(why) = why {
+        if let Some(why) = self.table.shuffle_due(&self.shoe) {
             self.shoe.shuffle(&mut self.rng);
             io.emit(Event::Shuffled {
                 cards: self.shoe.len() as u16,

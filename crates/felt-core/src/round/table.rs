@@ -12,6 +12,7 @@ use crate::sidebet::{HandName, SideBetKind};
 use rand_core::{CryptoRng, RngCore};
 use std::sync::Arc;
 
+use super::event::ShuffleWhy;
 use super::Round;
 
 /// The most side bets a table carries.
@@ -288,6 +289,25 @@ impl Table {
         let mut s = Shoe::new(self.cfg.decks);
         s.set_penetration(self.cfg.penetration);
         s
+    }
+
+    /// Whether the next round at this table shuffles `shoe` before its first card, and
+    /// why: a continuous shuffling machine shuffles every shoe that is not fresh, a shoe
+    /// is shuffled when it never was or its cut card came out. [`Round::begin`] asks
+    /// this; a front end asks it too, to commit to the new shoe's seed first.
+    #[inline]
+    pub fn shuffle_due(&self, shoe: &Shoe) -> Option<ShuffleWhy> {
+        if self.cfg.csm {
+            (!shoe.is_fresh()).then_some(ShuffleWhy::Csm)
+        } else if shoe.needs_shuffle() {
+            Some(if shoe.cut_card_out() {
+                ShuffleWhy::CutCard
+            } else {
+                ShuffleWhy::NewShoe
+            })
+        } else {
+            None
+        }
     }
 
     /// A round state for `balances.len()` seats (1..=seats), seat 0 on the dealer's

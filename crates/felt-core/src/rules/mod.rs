@@ -95,6 +95,16 @@ impl Rules {
     pub fn spec(&self) -> &RulesFile {
         &self.spec
     }
+
+    /// The rules as one canonical TOML text: every field written out (defaults
+    /// included), in a fixed order, no comments. [`Rules::from_toml`] reads it back to
+    /// these very rules; the books keep it with each round, so a round replays under
+    /// the rules it was played under whatever becomes of the file it came from.
+    pub fn canonical_toml(&self) -> String {
+        // Serialising plain structs of strings, numbers, booleans and arrays cannot
+        // fail; an empty text would be refused when read back, never taken as rules.
+        toml::to_string(&self.spec).unwrap_or_default()
+    }
 }
 
 /// The whole rules file as written (before validation).
