@@ -128,6 +128,11 @@ pub enum Discrepancy {
         /// The round.
         round: RoundId,
     },
+    /// A shoe's seed does not match the commitment published before its first card.
+    ShoeCommitmentMismatch {
+        /// The shoe.
+        shoe: i64,
+    },
     /// A row the books cannot read (an unknown kind or status, a bad seed).
     Unreadable {
         /// What was found.
@@ -178,6 +183,11 @@ impl fmt::Display for Discrepancy {
             Discrepancy::SeedHashMismatch { round } => write!(
                 f,
                 "round {round}: its seed does not match the SHA-256 written before the first card"
+            ),
+            Discrepancy::ShoeCommitmentMismatch { shoe } => write!(
+                f,
+                "shoe {shoe}: its seed does not match the commitment published before its \
+                 first card"
             ),
             Discrepancy::Unreadable { detail } => write!(f, "unreadable row: {detail}"),
         }

@@ -170,6 +170,25 @@ pub enum StoreError {
     )]
     NoDataDir,
 
+    /// No shoe commitment has this id.
+    #[error("there is no shoe {shoe} in the books: list them with `felt verify`")]
+    UnknownShoe {
+        /// The shoe id asked for.
+        shoe: i64,
+    },
+
+    /// A round was to deal from a shoe that is retired, or belongs to another table.
+    #[error(
+        "shoe {shoe} (of table `{table}`) is retired or not this table's: a new round there \
+         must commit to a new shoe"
+    )]
+    ShoeRetired {
+        /// The shoe.
+        shoe: i64,
+        /// The table it belongs to.
+        table: String,
+    },
+
     /// No round has this id.
     #[error("there is no round {round} in the books: list them with `felt history`")]
     UnknownRound {

@@ -25,6 +25,7 @@
 //!     table_id: "t1".into(),
 //!     seed: [7; 32],
 //!     shoe: books.shoe("t1")?,
+//!     ..Default::default()
 //! })?;
 //! let (alice, house) = (Account::player("alice"), Account::house("t1"));
 //! books.record_step(round, &Step {
@@ -73,9 +74,9 @@ pub mod sqlite;
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use model::{
-    seed_hash, validate_name, Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement,
-    MovementKind, MovementRecord, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepRecord,
-    StepWrite, MAX_NAME_LEN, RECENT_AWARDS,
+    seed_hash, sha256_hex, validate_name, Account, AwardRecord, Balance, Ended, EventRecord,
+    MeterInfo, Movement, MovementKind, MovementRecord, NewRound, NewShoe, RoundId, RoundRecord,
+    RoundShoe, RoundStatus, ShoeSeed, Step, StepRecord, StepWrite, MAX_NAME_LEN, RECENT_AWARDS,
 };
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
@@ -121,8 +122,9 @@ pub trait Store {
     fn create_meter(&mut self, meter: &str, reset: Money, funded_by: &Account)
         -> Result<MeterInfo>;
 
-    /// Starts a round: writes its seed, the seed's SHA-256 and the shoe it starts from,
-    /// before any card is dealt.
+    /// Starts a round: writes its seed, the seed's SHA-256, the shoe it starts from, the
+    /// rules it is played under and, for a new shoe, the shoe's commitment (retiring
+    /// the table's previous shoe), all before any card is dealt.
     fn begin_round(&mut self, round: &NewRound) -> Result<RoundId>;
 
     /// Writes one step of an open round (its action, events and money) atomically;
@@ -155,8 +157,9 @@ pub trait Store {
     ) -> Result<()>;
 
     /// Voids an open round with `refunds` (usually [`RoundRecord::reversal`]), in one
-    /// transaction. The table's shoe is left as it was; save one with
-    /// [`Store::save_shoe`] if the engine moved on.
+    /// transaction. The round's shoe is retired with it (cards of it may have been
+    /// seen, so none of it is dealt again and its seed becomes public); the table's
+    /// next round commits to a new shoe.
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()>;
 
     /// Sets a table's shoe (opaque bytes) outside a round, e.g. after a reshuffle.
@@ -164,6 +167,22 @@ pub trait Store {
 
     /// The table's shoe as the last round (or [`Store::save_shoe`]) left it.
     fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>>;
+
+    /// The commitment of the shoe `table` deals from now (`None`: no shoe, or one
+    /// recorded before shoe commitments).
+    fn table_shoe_seed(&self, table: &str) -> Result<Option<ShoeSeed>>;
+
+    /// How many rounds were begun from shoe `shoe` (open, finished or voided).
+    fn shoe_rounds(&self, shoe: i64) -> Result<u32>;
+
+    /// Every shoe commitment, oldest first.
+    fn shoe_seeds(&self) -> Result<Vec<ShoeSeed>>;
+
+    /// The rounds dealt from shoe `shoe`, in order.
+    fn rounds_of_shoe(&self, shoe: i64) -> Result<Vec<RoundRecord>>;
+
+    /// The canonical rules text whose SHA-256 is `sha256`, if the books keep it.
+    fn rules_text(&self, sha256: &str) -> Result<Option<String>>;
 
     /// How many rounds were ever begun at `table` (open, finished or voided).
     fn table_rounds(&self, table: &str) -> Result<u64>;

@@ -350,11 +350,88 @@ pub enum StepWrite {
         result_json: String,
         /// The shoe the round leaves, if any.
         shoe_after: Option<Vec<u8>>,
+        /// How the round ended: finished, or voided by the game itself (the shoe ran
+        /// out) with this reason.
+        ended: Ended,
+        /// Whether the round's shoe is retired with it (its cut card came out, or a
+        /// continuous shuffler takes the cards back): its seed becomes public.
+        retire_shoe: bool,
     },
 }
 
-/// What a new round starts from.
+/// How a round that reached its end ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Ended {
+    /// Played to its settlement.
+    #[default]
+    Finished,
+    /// The game voided it (every unsettled stake returned in its last step), for this
+    /// reason.
+    Voided(String),
+}
+
+/// The seed of a new shoe, committed to (its SHA-256 written) before its first card.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewShoe {
+    /// The 32-byte seed the shoe is shuffled from.
+    pub seed: [u8; 32],
+    /// What a test lab chose for it (`--seed N`, a stacked shoe); `None` for a seed
+    /// from the operating system's entropy.
+    pub lab: Option<String>,
+}
+
+/// Which shoe a new round deals from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum RoundShoe {
+    /// None is recorded (rounds written by a felt before shoe commitments).
+    #[default]
+    Unrecorded,
+    /// The table's current shoe, by its id.
+    Current(i64),
+    /// A new shoe, committed with the round (the table's previous shoe is retired).
+    New(NewShoe),
+}
+
+/// A shoe's commitment as the books hold it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShoeSeed {
+    /// Its id (shoe numbers are never reused).
+    pub id: i64,
+    /// The table it was dealt at.
+    pub table_id: String,
+    /// SHA-256 of the seed, lowercase hex: published before the shoe's first card.
+    pub commitment: String,
+    /// The seed. Secret while the shoe is in play: show it only once
+    /// [`ShoeSeed::is_retired`] (see [`ShoeSeed::revealed`]).
+    #[serde(skip)]
+    pub seed: [u8; 32],
+    /// What a test lab chose, if it did (`None`: the operating system's entropy).
+    pub lab: Option<String>,
+    /// When it was committed (UTC).
+    pub committed_at: String,
+    /// When it was retired (UTC), if it was.
+    pub retired_at: Option<String>,
+}
+
+impl ShoeSeed {
+    /// Whether the shoe is out of play (no card of it will be dealt again).
+    pub fn is_retired(&self) -> bool {
+        self.retired_at.is_some()
+    }
+
+    /// The seed, once the shoe is retired; `None` while it is in play.
+    pub fn revealed(&self) -> Option<[u8; 32]> {
+        self.is_retired().then_some(self.seed)
+    }
+
+    /// Whether the seed matches the commitment.
+    pub fn commitment_holds(&self) -> bool {
+        seed_hash(&self.seed) == self.commitment
+    }
+}
+
+/// What a new round starts from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NewRound {
     /// The game (rules preset) id, e.g. `lucky-7`.
     pub game_id: String,
@@ -366,6 +443,15 @@ pub struct NewRound {
     /// The shoe as the round finds it (opaque to the books), so the round can be
     /// replayed exactly; `None` for a fresh shoe.
     pub shoe: Option<Vec<u8>>,
+    /// The shoe's commitment the round deals from.
+    pub shoe_seed: RoundShoe,
+    /// The round's place in its shoe (0 for the round that shuffles it).
+    pub shoe_round: u32,
+    /// The rules it is played under, as canonical text (kept once per distinct text).
+    pub rules: Option<String>,
+    /// What a test lab chose for this round (`--seed N`, a stacked shoe), if anything:
+    /// such a round is marked in the books for ever.
+    pub lab: Option<String>,
 }
 
 /// A round's id (never reused).
@@ -488,6 +574,15 @@ pub struct RoundRecord {
     pub events: Vec<EventRecord>,
     /// Its money, in order.
     pub movements: Vec<MovementRecord>,
+    /// The shoe it was dealt from (`None` for rounds written before shoe commitments).
+    pub shoe: Option<ShoeSeed>,
+    /// Its place in that shoe (0: the round that shuffled it).
+    pub shoe_round: Option<u32>,
+    /// SHA-256 of the canonical rules text it was played under (see
+    /// [`Store::rules_text`](crate::Store::rules_text)), if the books keep it.
+    pub rules_sha256: Option<String>,
+    /// What a test lab chose for it (`--seed N`, a stacked shoe), if anything.
+    pub lab: Option<String>,
 }
 
 impl RoundRecord {
@@ -581,7 +676,12 @@ pub struct Balance {
 
 /// SHA-256 of a seed, lowercase hex: the commitment written before the first card.
 pub fn seed_hash(seed: &[u8; 32]) -> String {
-    let digest = Sha256::digest(seed);
+    sha256_hex(seed)
+}
+
+/// SHA-256 of any bytes, lowercase hex (the key of a stored rules text).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
     let mut s = String::with_capacity(64);
     for b in digest {
         s.push(char::from(HEX[usize::from(b >> 4)]));

@@ -25,6 +25,7 @@ fn new_round(table: &str, seed: u8) -> NewRound {
         table_id: table.into(),
         seed: [seed; 32],
         shoe: Some(format!("shoe of {table}").into_bytes()),
+        ..Default::default()
     }
 }
 

@@ -33,6 +33,7 @@ fn play_forever(path: &Path) {
                 table_id: "t1".into(),
                 seed: [u8::try_from(i % 251).unwrap_or(0); 32],
                 shoe: s.shoe("t1").expect("shoe"),
+                ..Default::default()
             })
             .expect("begin");
         s.record_step(

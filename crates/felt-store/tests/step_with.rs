@@ -39,6 +39,7 @@ fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction() {
         table_id: t.into(),
         seed: [1; 32],
         shoe: None,
+        ..Default::default()
     };
     let ra = a.begin_round(&new("ta")).unwrap();
     let rb = b.begin_round(&new("tb")).unwrap();
@@ -80,6 +81,8 @@ fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction() {
         last: Step::default(),
         result_json: "{}".into(),
         shoe_after: Some(b"shoe".to_vec()),
+        ended: Default::default(),
+        retire_shoe: false,
     })
     .unwrap();
     let r = b.round(rb).unwrap().unwrap();

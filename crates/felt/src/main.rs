@@ -37,6 +37,9 @@ enum Command {
     History(cmd::history::Args),
     /// Replay a stored round through the engine and prove it identical to its log.
     Replay(cmd::replay::Args),
+    /// Check each retired shoe's seed against the commitment published before its
+    /// first card, and the cards it dealt against the order its seed gives.
+    Verify(cmd::verify::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Books(a) => cmd::books::run(&a),
         Command::History(a) => cmd::history::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
+        Command::Verify(a) => cmd::verify::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -133,7 +133,7 @@ fn seats_play_as_name_2_and_on() {
 }
 
 #[test]
-fn history_shows_cards_actions_wagers_results_and_the_seed_only_when_finished() {
+fn history_shows_cards_actions_wagers_results_and_keeps_the_shoe_seed_while_it_is_in_play() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
     let shoe = shoe_file(dir.path(), "7h Ts 7h 9c 7h");
@@ -153,8 +153,16 @@ fn history_shows_cards_actions_wagers_results_and_the_seed_only_when_finished() 
     let t = ok(&felt(&db, &["history", "--last", "5"], ""));
     let r1 = &t[t.find("Round 1 ").unwrap()..];
     assert!(r1.contains("finished"), "{t}");
-    assert!(r1.contains("seed SHA-256 "), "{t}");
-    assert!(r1.contains("\n  seed "), "{t}");
+    assert!(
+        r1.contains("shoe 1 (its round 1), commitment: seed SHA-256 "),
+        "{t}"
+    );
+    // The round is over but its shoe is in play: its seed would give the next cards.
+    assert!(
+        r1.contains("shoe seed: kept secret until the shoe is retired"),
+        "{t}"
+    );
+    assert!(r1.contains("TEST LAB ROUND (test lab: --seed 7, --shoe "), "{t}");
     assert!(
         r1.contains("cards: seat 1 spot 1 hand 1: 7♥ 7♥ 7♥ | dealer: 10♠ 9♣"),
         "{t}"
@@ -176,19 +184,29 @@ fn history_shows_cards_actions_wagers_results_and_the_seed_only_when_finished() 
     assert!(r1.contains("net: player +510.00"), "{t}");
     let r2 = &t[t.find("Round 2 ").unwrap()..t.find("Round 1 ").unwrap()];
     assert!(r2.contains("open"), "{t}");
-    assert!(r2.contains("seed: kept secret"), "{t}");
+    assert!(r2.contains("shoe seed: kept secret"), "{t}");
     assert!(
         r2.contains("[hole]"),
         "the hole card of an open round stays hidden: {t}"
     );
-    // --last 1: only the newest; JSON hides the seed of the open round.
+    // --last 1: only the newest; JSON hides the seeds of a shoe in play.
     let t = ok(&felt(&db, &["history", "--last", "1"], ""));
     assert!(t.contains("Round 2 ") && !t.contains("Round 1 "), "{t}");
     let v: serde_json::Value =
         serde_json::from_str(&ok(&felt(&db, &["history", "--json"], ""))).unwrap();
     assert_eq!(v[0]["status"], "open");
-    assert!(v[0]["seed"].is_null());
-    assert_eq!(v[1]["seed"].as_str().unwrap().len(), 64);
+    for r in [&v[0], &v[1]] {
+        assert!(r["seed"].is_null(), "{r}");
+        assert!(r["shoe"]["seed"].is_null(), "{r}");
+        assert_eq!(r["shoe"]["commitment"].as_str().unwrap().len(), 64);
+        assert!(r["lab"].as_str().unwrap().contains("--seed 7"), "{r}");
+    }
+    // No face-down card has a value in a player's history.
+    for e in v[0]["events"].as_array().unwrap() {
+        if e["face_up"] == false {
+            assert!(e.get("card").is_none(), "{e}");
+        }
+    }
     // The next session completes round 2 where it stopped.
     let t = ok(&felt(&db, &["play", "lucky-7", "--seed", "7"], "s\nq\n"));
     assert!(
@@ -371,7 +389,7 @@ fn a_newer_schema_is_refused_and_nothing_is_lost() {
     }
     rusqlite::Connection::open(&db)
         .unwrap()
-        .pragma_update(None, "user_version", 1)
+        .pragma_update(None, "user_version", 2)
         .unwrap();
     let after = books_json(&db);
     assert_eq!(before["balances"], after["balances"], "nothing lost");

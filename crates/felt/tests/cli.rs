@@ -268,21 +268,19 @@ fn play_same_seed_replays_on_fresh_books_and_deals_new_shuffles_later() {
         t.contains("seed 7, mixed with the 2 round(s) this table has begun"),
         "{t}"
     );
-    // No round seed of the books is used twice.
-    let o = common::run(
-        ["history", "--json", "--db", a.to_str().unwrap()],
-        common::NO_DB,
-        "",
-    );
-    let rounds: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let seeds: Vec<&str> = rounds
-        .as_array()
+    // No round seed of the books is used twice (the books', not shown to a player
+    // while the shoe is in play).
+    let conn = rusqlite::Connection::open(&a).unwrap();
+    let seeds: Vec<Vec<u8>> = conn
+        .prepare("SELECT seed FROM rounds ORDER BY id")
         .unwrap()
-        .iter()
-        .map(|r| r["seed"].as_str().expect("every round is over"))
-        .collect();
-    assert_eq!(seeds.len(), 4, "{rounds}");
-    let distinct: std::collections::BTreeSet<&&str> = seeds.iter().collect();
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let rounds = seeds.len();
+    assert_eq!(rounds, 4);
+    let distinct: std::collections::BTreeSet<&Vec<u8>> = seeds.iter().collect();
     assert_eq!(
         distinct.len(),
         seeds.len(),

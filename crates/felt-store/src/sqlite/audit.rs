@@ -278,7 +278,32 @@ fn check_meters(c: &Connection, found: &mut Vec<Discrepancy>) -> R<()> {
 
 /// Each round: its seed matches its hash; nothing written after it ended. Returns the
 /// open rounds.
+/// Each shoe's seed matches its published commitment.
+fn check_shoes(c: &Connection, found: &mut Vec<Discrepancy>) -> R<()> {
+    let mut st = c.prepare("SELECT id, seed, commitment FROM shoe_seeds ORDER BY id")?;
+    let rows = st
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Vec<u8>>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    for (shoe, seed, commitment) in rows {
+        match <[u8; 32]>::try_from(seed.as_slice()) {
+            Ok(s) if seed_hash(&s) == commitment => {}
+            Ok(_) => found.push(Discrepancy::ShoeCommitmentMismatch { shoe }),
+            Err(_) => found.push(Discrepancy::Unreadable {
+                detail: format!("shoe {shoe} has a seed of {} bytes, not 32", seed.len()),
+            }),
+        }
+    }
+    Ok(())
+}
+
 fn check_rounds(c: &Connection, found: &mut Vec<Discrepancy>) -> R<Vec<RoundId>> {
+    check_shoes(c, found)?;
     type Row = (i64, Vec<u8>, String, String, Option<i64>, Option<i64>);
     let mut st = c.prepare(
         "SELECT id, seed, seed_sha256, status, last_step, last_entry FROM rounds ORDER BY id",

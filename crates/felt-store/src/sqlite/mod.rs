@@ -19,8 +19,9 @@ mod tests;
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::model::{
-    seed_hash, validate_json, validate_name, Account, Balance, MeterInfo, Movement, MovementKind,
-    NewRound, RoundId, RoundRecord, RoundStatus, Step, StepWrite,
+    seed_hash, sha256_hex, validate_json, validate_name, Account, Balance, Ended, MeterInfo,
+    Movement, MovementKind, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
+    ShoeSeed, Step, StepWrite,
 };
 use crate::Store;
 use felt_core::money::Money;
@@ -623,15 +624,44 @@ fn close_round(
     Ok(())
 }
 
-/// Writes a round's last step (if any), closes it as finished and keeps the shoe it
-/// leaves; returns the number of its last step.
-fn finish_in(
-    tx: &Connection,
-    round: RoundId,
-    last: &Step,
-    result_json: &str,
-    shoe_after: Option<&[u8]>,
-) -> R<u32> {
+/// Writes a new shoe's commitment for `table` and retires the table's previous shoe;
+/// returns the new shoe's id.
+fn commit_shoe(tx: &Connection, table: &str, new: &NewShoe) -> R<i64> {
+    tx.prepare_cached(
+        "UPDATE shoe_seeds SET retired_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE table_id = ?1 AND retired_at IS NULL",
+    )?
+    .execute([table])?;
+    tx.prepare_cached(
+        "INSERT INTO shoe_seeds (table_id, seed, commitment, lab) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![table, &new.seed[..], seed_hash(&new.seed), new.lab])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Retires the shoe round `round` was dealt from (if it has one and it is in play).
+fn retire_round_shoe(tx: &Connection, round: RoundId) -> R<()> {
+    tx.prepare_cached(
+        "UPDATE shoe_seeds SET retired_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
+         WHERE id = (SELECT shoe_id FROM rounds WHERE id = ?1) AND retired_at IS NULL",
+    )?
+    .execute([round.0])?;
+    Ok(())
+}
+
+/// How a round ends, as [`finish_in`] writes it.
+struct End<'a> {
+    result_json: &'a str,
+    shoe_after: Option<&'a [u8]>,
+    ended: &'a Ended,
+    retire_shoe: bool,
+}
+
+/// Writes a round's last step (if any), closes it (finished, or voided by the game)
+/// and keeps the shoe it leaves, retiring its commitment if asked; returns the number
+/// of its last step.
+fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u32> {
+    let shoe_after = end.shoe_after;
     let seq = if last.is_empty() {
         let n: i64 = tx.query_row(
             "SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = ?1",
@@ -642,22 +672,23 @@ fn finish_in(
     } else {
         insert_step(tx, round, last)?
     };
-    close_round(
-        tx,
-        round,
-        RoundStatus::Finished,
-        Some(result_json),
-        None,
-        shoe_after,
-    )?;
+    let (status, reason) = match end.ended {
+        Ended::Finished => (RoundStatus::Finished, None),
+        Ended::Voided(why) => (RoundStatus::Voided, Some(why.as_str())),
+    };
+    close_round(tx, round, status, Some(end.result_json), reason, shoe_after)?;
     if let Some(shoe) = shoe_after {
         tx.execute(
-            "INSERT INTO shoes (table_id, state, round_id) \
-             SELECT table_id, ?2, id FROM rounds WHERE id = ?1 \
+            "INSERT INTO shoes (table_id, state, round_id, seed_id) \
+             SELECT table_id, ?2, id, shoe_id FROM rounds WHERE id = ?1 \
              ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
-             round_id = excluded.round_id, updated_at = excluded.updated_at",
+             round_id = excluded.round_id, seed_id = excluded.seed_id, \
+             updated_at = excluded.updated_at",
             params![round.0, shoe],
         )?;
+    }
+    if end.retire_shoe || status == RoundStatus::Voided {
+        retire_round_shoe(tx, round)?;
     }
     Ok(seq)
 }
@@ -723,17 +754,57 @@ impl Store for SqliteStore {
     fn begin_round(&mut self, round: &NewRound) -> Result<RoundId> {
         validate_name("game", &round.game_id)?;
         validate_name("table", &round.table_id)?;
+        if let Some(rules) = &round.rules {
+            if rules.trim().is_empty() {
+                return Err(StoreError::InvalidInput(
+                    "a round's rules text cannot be empty".to_string(),
+                ));
+            }
+        }
         let hash = seed_hash(&round.seed);
         self.write(|tx| {
+            let shoe_id = match &round.shoe_seed {
+                RoundShoe::Unrecorded => None,
+                RoundShoe::Current(id) => {
+                    let s =
+                        read::shoe_seed(tx, *id)?.ok_or(StoreError::UnknownShoe { shoe: *id })?;
+                    if s.table_id != round.table_id || s.is_retired() {
+                        return Err(StoreError::ShoeRetired {
+                            shoe: *id,
+                            table: s.table_id,
+                        }
+                        .into());
+                    }
+                    Some(*id)
+                }
+                RoundShoe::New(new) => Some(commit_shoe(tx, &round.table_id, new)?),
+            };
+            let rules_sha = match &round.rules {
+                None => None,
+                Some(text) => {
+                    let sha = sha256_hex(text.as_bytes());
+                    tx.prepare_cached(
+                        "INSERT INTO rules_texts (sha256, canonical) VALUES (?1, ?2) \
+                         ON CONFLICT (sha256) DO NOTHING",
+                    )?
+                    .execute(params![sha, text])?;
+                    Some(sha)
+                }
+            };
             tx.execute(
-                "INSERT INTO rounds (game_id, table_id, seed, seed_sha256, shoe_before) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO rounds (game_id, table_id, seed, seed_sha256, shoe_before, \
+                 shoe_id, shoe_round, rules_sha256, lab) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     round.game_id,
                     round.table_id,
                     &round.seed[..],
                     hash,
-                    round.shoe
+                    round.shoe,
+                    shoe_id,
+                    shoe_id.map(|_| round.shoe_round),
+                    rules_sha,
+                    round.lab,
                 ],
             )?;
             Ok(RoundId(tx.last_insert_rowid()))
@@ -779,10 +850,18 @@ impl Store for SqliteStore {
                     last,
                     result_json,
                     shoe_after,
+                    ended,
+                    retire_shoe,
                 } => {
                     last.validate()?;
                     validate_json("round result", &result_json)?;
-                    finish_in(tx, round, &last, &result_json, shoe_after.as_deref()).map(Some)
+                    let end = End {
+                        result_json: &result_json,
+                        shoe_after: shoe_after.as_deref(),
+                        ended: &ended,
+                        retire_shoe,
+                    };
+                    finish_in(tx, round, &last, &end).map(Some)
                 }
             }
         })
@@ -799,7 +878,13 @@ impl Store for SqliteStore {
         validate_json("round result", result_json)?;
         self.write(|tx| {
             require_open(tx, round)?;
-            finish_in(tx, round, last, result_json, shoe_after).map(|_| ())
+            let end = End {
+                result_json,
+                shoe_after,
+                ended: &Ended::Finished,
+                retire_shoe: false,
+            };
+            finish_in(tx, round, last, &end).map(|_| ())
         })
     }
 
@@ -810,7 +895,8 @@ impl Store for SqliteStore {
             for m in refunds {
                 apply_movement(tx, m, Some(round.0), None)?;
             }
-            close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)
+            close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)?;
+            retire_round_shoe(tx, round)
         })
     }
 
@@ -832,6 +918,59 @@ impl Store for SqliteStore {
             Ok(c.query_row(
                 "SELECT state FROM shoes WHERE table_id = ?1",
                 [table],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+    }
+
+    fn table_shoe_seed(&self, table: &str) -> Result<Option<ShoeSeed>> {
+        self.read(|c| {
+            let id: Option<Option<i64>> = c
+                .query_row(
+                    "SELECT seed_id FROM shoes WHERE table_id = ?1",
+                    [table],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match id.flatten() {
+                None => Ok(None),
+                Some(id) => read::shoe_seed(c, id),
+            }
+        })
+    }
+
+    fn shoe_rounds(&self, shoe: i64) -> Result<u32> {
+        self.read(|c| {
+            let n: i64 = c.query_row(
+                "SELECT COUNT(*) FROM rounds WHERE shoe_id = ?1",
+                [shoe],
+                |r| r.get(0),
+            )?;
+            u32::try_from(n).map_err(|_| damaged(format!("shoe {shoe} counts {n} rounds")))
+        })
+    }
+
+    fn shoe_seeds(&self) -> Result<Vec<ShoeSeed>> {
+        self.read(read::shoe_seeds)
+    }
+
+    fn rounds_of_shoe(&self, shoe: i64) -> Result<Vec<RoundRecord>> {
+        self.read(|c| {
+            let ids = read::ids(
+                c,
+                "SELECT id FROM rounds WHERE shoe_id = ?1 ORDER BY id",
+                [shoe],
+            )?;
+            read::rounds(c, &ids)
+        })
+    }
+
+    fn rules_text(&self, sha256: &str) -> Result<Option<String>> {
+        self.read(|c| {
+            Ok(c.query_row(
+                "SELECT canonical FROM rules_texts WHERE sha256 = ?1",
+                [sha256],
                 |r| r.get(0),
             )
             .optional()?)

@@ -4,7 +4,7 @@
 use super::{damaged, R};
 use crate::model::{
     Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind, MovementRecord,
-    RoundId, RoundRecord, RoundStatus, StepRecord, RECENT_AWARDS,
+    RoundId, RoundRecord, RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
 };
 use felt_core::money::Money;
 use rusqlite::{params, Connection, OptionalExtension, Params};
@@ -54,31 +54,51 @@ pub(crate) fn round(c: &Connection, id: RoundId) -> R<Option<RoundRecord>> {
         Option<String>,
         Option<String>,
     );
-    let head: Option<Head> = c
+    type Tail = (Option<i64>, Option<i64>, Option<String>, Option<String>);
+    let head: Option<(Head, Tail)> = c
         .prepare_cached(
             "SELECT game_id, table_id, seed, seed_sha256, status, started_at, ended_at, \
-             shoe_before, shoe_after, result_json, void_reason FROM rounds WHERE id = ?1",
+             shoe_before, shoe_after, result_json, void_reason, \
+             shoe_id, shoe_round, rules_sha256, lab FROM rounds WHERE id = ?1",
         )?
         .query_row([id.0], |r| {
             Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                r.get(6)?,
-                r.get(7)?,
-                r.get(8)?,
-                r.get(9)?,
-                r.get(10)?,
+                (
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                ),
+                (r.get(11)?, r.get(12)?, r.get(13)?, r.get(14)?),
             ))
         })
         .optional()?;
-    let Some((game, table, seed, hash, status, started, ended, before, after, result, void)) = head
+    let Some((
+        (game, table, seed, hash, status, started, ended, before, after, result, void),
+        (shoe_id, shoe_round, rules_sha256, lab),
+    )) = head
     else {
         return Ok(None);
     };
+    let shoe = match shoe_id {
+        None => None,
+        Some(s) => Some(
+            shoe_seed(c, s)?
+                .ok_or_else(|| damaged(format!("round {id} names shoe {s}, which is missing")))?,
+        ),
+    };
+    let shoe_round = shoe_round
+        .map(|n| {
+            u32::try_from(n).map_err(|_| damaged(format!("round {id} is round {n} of its shoe")))
+        })
+        .transpose()?;
     let seed: [u8; 32] = seed.as_slice().try_into().map_err(|_| {
         damaged(format!(
             "round {id} has a seed of {} bytes, not 32",
@@ -133,7 +153,58 @@ pub(crate) fn round(c: &Connection, id: RoundId) -> R<Option<RoundRecord>> {
         steps,
         events,
         movements,
+        shoe,
+        shoe_round,
+        rules_sha256,
+        lab,
     }))
+}
+
+const SHOE_COLUMNS: &str =
+    "SELECT id, table_id, seed, commitment, lab, committed_at, retired_at FROM shoe_seeds";
+
+fn shoe_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(ShoeSeed, Vec<u8>)> {
+    Ok((
+        ShoeSeed {
+            id: r.get(0)?,
+            table_id: r.get(1)?,
+            seed: [0; 32],
+            commitment: r.get(3)?,
+            lab: r.get(4)?,
+            committed_at: r.get(5)?,
+            retired_at: r.get(6)?,
+        },
+        r.get(2)?,
+    ))
+}
+
+fn with_seed((mut s, seed): (ShoeSeed, Vec<u8>)) -> R<ShoeSeed> {
+    s.seed = seed.as_slice().try_into().map_err(|_| {
+        damaged(format!(
+            "shoe {} has a seed of {} bytes, not 32",
+            s.id,
+            seed.len()
+        ))
+    })?;
+    Ok(s)
+}
+
+/// One shoe commitment.
+pub(crate) fn shoe_seed(c: &Connection, id: i64) -> R<Option<ShoeSeed>> {
+    let row = c
+        .prepare_cached(&format!("{SHOE_COLUMNS} WHERE id = ?1"))?
+        .query_row([id], shoe_row)
+        .optional()?;
+    row.map(with_seed).transpose()
+}
+
+/// Every shoe commitment, oldest first.
+pub(crate) fn shoe_seeds(c: &Connection) -> R<Vec<ShoeSeed>> {
+    let mut st = c.prepare(&format!("{SHOE_COLUMNS} ORDER BY id"))?;
+    let rows = st
+        .query_map([], shoe_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    rows.into_iter().map(with_seed).collect()
 }
 
 /// The ledger entries matching `filter` (on `entries e`), as movements, oldest first.

@@ -20,14 +20,21 @@ pub struct Migration {
 }
 
 /// Every migration, in order.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "ledger, meters, rounds, shoes",
-    sql: V1,
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "ledger, meters, rounds, shoes",
+        sql: V1,
+    },
+    Migration {
+        version: 2,
+        name: "shoe commitments, rules kept with each round, test-lab rounds",
+        sql: V2,
+    },
+];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 1;
+pub const LATEST: i64 = 2;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -154,4 +161,50 @@ BEGIN SELECT RAISE(ABORT, 'felt: rounds are never deleted'); END;
 CREATE TRIGGER rounds_no_reopen BEFORE UPDATE OF status ON rounds
 WHEN OLD.status <> 'open'
 BEGIN SELECT RAISE(ABORT, 'felt: a round that ended stays ended'); END;
+"#;
+
+const V2: &str = r#"
+-- The rules each round was played under, as canonical TOML, once per distinct text.
+CREATE TABLE rules_texts (
+    sha256     TEXT PRIMARY KEY CHECK (length(sha256) = 64),
+    canonical  TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+) WITHOUT ROWID;
+
+-- One row per shoe (per shuffle from a new seed): the SHA-256 of its seed is the
+-- commitment published before its first card; the seed is shown only once the shoe is
+-- retired (retired_at set). `lab` says what a test lab chose (a --seed, a stacked
+-- shoe); NULL for a seed from the operating system's entropy.
+CREATE TABLE shoe_seeds (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id     TEXT NOT NULL,
+    seed         BLOB NOT NULL CHECK (length(seed) = 32),
+    commitment   TEXT NOT NULL CHECK (length(commitment) = 64),
+    lab          TEXT,
+    committed_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    retired_at   TEXT
+);
+CREATE INDEX shoe_seeds_table ON shoe_seeds (table_id);
+
+ALTER TABLE rounds ADD COLUMN shoe_id INTEGER REFERENCES shoe_seeds(id);
+ALTER TABLE rounds ADD COLUMN shoe_round INTEGER;
+ALTER TABLE rounds ADD COLUMN rules_sha256 TEXT REFERENCES rules_texts(sha256);
+ALTER TABLE rounds ADD COLUMN lab TEXT;
+ALTER TABLE shoes ADD COLUMN seed_id INTEGER REFERENCES shoe_seeds(id);
+
+CREATE TRIGGER rules_texts_fixed_u BEFORE UPDATE ON rules_texts
+BEGIN SELECT RAISE(ABORT, 'felt: stored rules are never changed'); END;
+CREATE TRIGGER rules_texts_fixed_d BEFORE DELETE ON rules_texts
+BEGIN SELECT RAISE(ABORT, 'felt: stored rules are never deleted'); END;
+CREATE TRIGGER shoe_seeds_no_delete BEFORE DELETE ON shoe_seeds
+BEGIN SELECT RAISE(ABORT, 'felt: shoe commitments are never deleted'); END;
+CREATE TRIGGER shoe_seeds_fixed BEFORE UPDATE OF id, table_id, seed, commitment, lab, committed_at
+ON shoe_seeds
+BEGIN SELECT RAISE(ABORT, 'felt: a shoe commitment is never changed'); END;
+CREATE TRIGGER shoe_seeds_retire_once BEFORE UPDATE OF retired_at ON shoe_seeds
+WHEN OLD.retired_at IS NOT NULL
+BEGIN SELECT RAISE(ABORT, 'felt: a retired shoe stays retired'); END;
+CREATE TRIGGER rounds_shoe_fixed BEFORE UPDATE OF shoe_id, shoe_round, rules_sha256, lab, seed
+ON rounds
+BEGIN SELECT RAISE(ABORT, 'felt: a round keeps its shoe, seed and rules'); END;
 "#;

@@ -53,6 +53,7 @@ fn a_full_disk_fails_the_step_and_loses_nothing() {
             table_id: "t".into(),
             seed: [3; 32],
             shoe: None,
+            ..Default::default()
         })
         .unwrap();
     let pages: i64 = s
@@ -115,6 +116,7 @@ fn check_books_finds_tampering() {
             table_id: "t".into(),
             seed: [1; 32],
             shoe: None,
+            ..Default::default()
         })
         .unwrap();
     s.finish_round(r, &Step::default(), "{}", None).unwrap();
@@ -226,6 +228,7 @@ fn unreadable_rows_are_errors_not_panics() {
             table_id: "t".into(),
             seed: [1; 32],
             shoe: None,
+            ..Default::default()
         })
         .unwrap();
     // Drop the guards a hostile file would not have, then write nonsense.

@@ -1,6 +1,8 @@
 //! `felt history [--last N]`: past rounds, newest first, with their cards, actions,
-//! wagers and results. Each shows the SHA-256 of its shuffle seed (written before the
-//! first card); the seed itself only once the round is over (finished or voided).
+//! wagers and results, as a player may see them. Each shows the shoe it was dealt from
+//! and that shoe's commitment (the SHA-256 of its seed, published before its first
+//! card); the seed, and the cards that were never turned (burns, an unturned hole
+//! card), only once the shoe is retired, when no card of it will be dealt again.
 
 use crate::play::journal::{setup_of, StepAction};
 use anyhow::Result;
@@ -52,17 +54,42 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// The seed as shown: only once the round is over (finished or voided).
+/// Whether everything of the round may be shown: its shoe is retired (for a round
+/// written before shoe commitments, whose shoe is never dealt from again: once the
+/// round is over).
+fn revealed(r: &RoundRecord) -> bool {
+    match &r.shoe {
+        Some(shoe) => shoe.is_retired(),
+        None => r.status != RoundStatus::Open,
+    }
+}
+
+/// The round's seed as shown: only once everything of the round may be.
 fn shown_seed(r: &RoundRecord) -> Option<String> {
-    (r.status != RoundStatus::Open).then(|| hex(&r.seed))
+    revealed(r).then(|| hex(&r.seed))
+}
+
+fn shoe_json(r: &RoundRecord) -> Value {
+    match &r.shoe {
+        None => Value::Null,
+        Some(s) => serde_json::json!({
+            "id": s.id,
+            "commitment": s.commitment,
+            "committed_at": s.committed_at,
+            "retired_at": s.retired_at,
+            "seed": s.revealed().map(|b| hex(&b)),
+            "lab": s.lab,
+        }),
+    }
 }
 
 fn round_json(r: &RoundRecord) -> Value {
+    let all = revealed(r);
     let events: Vec<Value> = r
         .events
         .iter()
         .filter_map(|e| serde_json::from_str(&e.json).ok())
-        .filter(|e| r.status != RoundStatus::Open || is_public(e))
+        .map(|e| if all { e } else { crate::play::player_view(e) })
         .collect();
     let actions: Vec<Value> = r
         .steps
@@ -77,6 +104,10 @@ fn round_json(r: &RoundRecord) -> Value {
         "status": r.status,
         "started_at": r.started_at,
         "ended_at": r.ended_at,
+        "shoe": shoe_json(r),
+        "round_in_shoe": r.shoe_round,
+        "lab": r.lab,
+        "rules_sha256": r.rules_sha256,
         "seed_sha256": r.seed_sha256,
         "seed": shown_seed(r),
         "void_reason": r.void_reason,
@@ -85,10 +116,6 @@ fn round_json(r: &RoundRecord) -> Value {
         "events": events,
         "movements": r.movements,
     })
-}
-
-fn is_public(e: &Value) -> bool {
-    !(matches!(e["event"].as_str(), Some("dealt") | Some("burned")) && e["face_up"] == false)
 }
 
 fn money(v: &Value) -> Money {
@@ -158,10 +185,35 @@ fn round_lines(r: &RoundRecord) -> Vec<String> {
             .as_deref()
             .map_or(String::new(), |e| format!(" .. {e}"))
     ));
-    out.push(format!("  seed SHA-256 {}", r.seed_sha256));
-    match shown_seed(r) {
-        Some(s) => out.push(format!("  seed {s}")),
-        None => out.push("  seed: kept secret until the round has finished".to_string()),
+    match &r.shoe {
+        Some(shoe) => {
+            out.push(format!(
+                "  shoe {} (its round {}), commitment: seed SHA-256 {}",
+                shoe.id,
+                r.shoe_round.map_or(0, |n| n + 1),
+                shoe.commitment
+            ));
+            match shoe.revealed() {
+                Some(seed) => out.push(format!(
+                    "  shoe seed {} (retired {}; `felt verify` checks it)",
+                    hex(&seed),
+                    shoe.retired_at.as_deref().unwrap_or("?")
+                )),
+                None => out.push("  shoe seed: kept secret until the shoe is retired".to_string()),
+            }
+        }
+        None => {
+            out.push(format!("  seed SHA-256 {}", r.seed_sha256));
+            match shown_seed(r) {
+                Some(s) => out.push(format!("  seed {s}")),
+                None => out.push("  seed: kept secret until the round has finished".to_string()),
+            }
+        }
+    }
+    if let Some(lab) = &r.lab {
+        out.push(format!(
+            "  TEST LAB ROUND ({lab}): not dealt from the operating system's entropy"
+        ));
     }
     if let Ok(Some(setup)) = setup_of(r) {
         let who: Vec<String> = setup
@@ -190,7 +242,7 @@ fn round_lines(r: &RoundRecord) -> Vec<String> {
     let mut hands: Vec<(String, Vec<String>)> = Vec::new();
     let mut wagers = Vec::new();
     let mut results = Vec::new();
-    let finished = r.status != RoundStatus::Open;
+    let finished = revealed(r);
     for e in r
         .events
         .iter()
@@ -212,6 +264,15 @@ fn round_lines(r: &RoundRecord) -> Vec<String> {
                 match hands.iter_mut().find(|(w, _)| *w == who) {
                     Some((_, cs)) => cs.push(card),
                     None => hands.push((who, vec![card])),
+                }
+            }
+            Some("hole-card-turned") => {
+                let card = serde_json::from_value::<Card>(e["card"].clone())
+                    .map_or_else(|_| "?".to_string(), Card::pretty);
+                if let Some((_, cs)) = hands.iter_mut().find(|(w, _)| w == "dealer") {
+                    if let Some(slot) = cs.iter_mut().find(|c| *c == "[hole]") {
+                        *slot = card;
+                    }
                 }
             }
             Some("moved") if e["why"] == "wager" => {

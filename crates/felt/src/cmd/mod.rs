@@ -8,3 +8,4 @@ pub mod replay;
 pub mod rules;
 pub mod sim;
 pub mod strategy;
+pub mod verify;

@@ -17,8 +17,8 @@ pub struct Args {
     /// Replay every round in the books.
     #[arg(long, conflicts_with = "round")]
     pub all: bool,
-    /// The rules to replay under (a preset or a rules file). Default: those the round
-    /// names; they must be the rules it was played under (their hash is checked).
+    /// The rules to replay under (a preset or a rules file). Default: the rules the
+    /// books keep with the round; others must be the same rules (their hash is checked).
     #[arg(long)]
     pub rules: Option<String>,
     /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
@@ -44,41 +44,48 @@ pub fn run(a: &Args) -> Result<()> {
     };
     let mut bad = 0usize;
     for rec in &rounds {
-        let ctx = journal::ctx_for(rec, a.rules.as_deref())?;
-        let r = journal::replay(&ctx, rec)?;
         let what = match rec.status {
             RoundStatus::Finished => "",
             RoundStatus::Open => " (open: replayed as far as it went)",
             RoundStatus::Voided => " (voided: replayed up to the void)",
         };
-        if r.differences.is_empty() {
-            if !a.all {
-                writeln!(
-                    out,
-                    "Round {}{what}: {} steps replayed from its stored seed (SHA-256 {}) and \
-                     actions: identical to the stored log ({} events, {} movements{}).",
-                    rec.id,
-                    r.steps,
-                    rec.seed_sha256,
-                    rec.events.len(),
-                    rec.movements.len(),
-                    if rec.status == RoundStatus::Finished {
-                        ", result and shoe"
-                    } else {
-                        ""
-                    }
-                )?;
+        // A round that cannot be replayed at all is one more difference: the others
+        // are still replayed.
+        let replayed = journal::ctx_for(&store, rec, a.rules.as_deref())
+            .and_then(|ctx| journal::replay(&ctx, rec));
+        let differences = match replayed {
+            Ok(r) if r.differences.is_empty() => {
+                if !a.all {
+                    writeln!(
+                        out,
+                        "Round {}{what}: {} steps replayed from its stored shoe, seed (SHA-256 \
+                         {}), rules and actions: identical to the stored log ({} events, {} \
+                         movements{}).",
+                        rec.id,
+                        r.steps,
+                        rec.seed_sha256,
+                        rec.events.len(),
+                        rec.movements.len(),
+                        if rec.status == RoundStatus::Finished {
+                            ", result and shoe"
+                        } else {
+                            ""
+                        }
+                    )?;
+                }
+                continue;
             }
-        } else {
-            bad += 1;
-            writeln!(
-                out,
-                "Round {}{what}: the replay DIFFERS from the stored log:",
-                rec.id
-            )?;
-            for d in &r.differences {
-                writeln!(out, "  - {d}")?;
-            }
+            Ok(r) => r.differences,
+            Err(e) => vec![format!("it cannot be replayed: {e:#}")],
+        };
+        bad += 1;
+        writeln!(
+            out,
+            "Round {}{what}: the replay DIFFERS from the stored log:",
+            rec.id
+        )?;
+        for d in &differences {
+            writeln!(out, "  - {d}")?;
         }
     }
     if a.all {

@@ -25,13 +25,14 @@
 //! action: a replay takes it from the step's first `meter` event of each meter (its
 //! `before` value) and checks everything else against the log.
 
+use crate::play::dealing::Dealing;
 use anyhow::{anyhow, bail, Context, Result};
 use felt_core::meter::MemoryMeters;
 use felt_core::round::{Account as Acc, Move, Why};
 use felt_core::{Action, ActionError, Event, Money, Phase, Round, Rules, Shoe, Table};
 use felt_store::{
-    Account, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, SqliteStore,
-    Step, StepWrite, Store,
+    Account, Ended, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus,
+    SqliteStore, Step, StepWrite, Store,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -62,7 +63,8 @@ pub struct Setup {
     pub spots: u8,
     /// The game as given to `felt play` (a preset name or a rules file).
     pub rules: String,
-    /// SHA-256 of the rules as loaded (their JSON form).
+    /// SHA-256 of the rules' canonical text, which the books keep with the round
+    /// (rounds written before the books kept rules: of the rules' JSON form).
     pub rules_sha256: String,
 }
 
@@ -80,6 +82,8 @@ pub struct Ctx {
     pub house: String,
     /// The progressive meters the table's side bets name.
     pub meters: Vec<(String, Money)>,
+    /// The rules' canonical text (what the books keep with each round).
+    pub canonical: String,
 }
 
 impl Ctx {
@@ -94,6 +98,7 @@ impl Ctx {
         }
         Ok(Ctx {
             house: rules.game().id.clone(),
+            canonical: rules.canonical_toml(),
             rules,
             source: source.to_string(),
             table,
@@ -102,9 +107,10 @@ impl Ctx {
         })
     }
 
-    /// SHA-256 of the rules (their JSON form), lowercase hex.
+    /// SHA-256 of the rules' canonical text, lowercase hex: the key the books keep
+    /// them under.
     pub fn rules_hash(&self) -> String {
-        rules_hash(&self.rules)
+        felt_store::sha256_hex(self.canonical.as_bytes())
     }
 
     fn meter_ids(&self) -> Vec<&str> {
@@ -195,8 +201,9 @@ impl Ctx {
     }
 }
 
-/// SHA-256 of rules (their JSON form), lowercase hex.
-pub fn rules_hash(rules: &Rules) -> String {
+/// SHA-256 of rules in their JSON form, lowercase hex: how rounds written before the
+/// books kept the rules text named their rules.
+pub fn legacy_rules_hash(rules: &Rules) -> String {
     let json = serde_json::to_string(rules).unwrap_or_default();
     hex(&Sha256::digest(json.as_bytes()))
 }
@@ -236,6 +243,8 @@ pub struct Live {
     pub setup: Setup,
     /// A round not yet in the books: what opening it writes.
     pending: Option<Pending>,
+    /// The game voided the round (the shoe ran out): it ends voided, not finished.
+    voided: bool,
 }
 
 /// A round set up in memory and not yet written: its row and its setup step are written
@@ -256,31 +265,35 @@ pub enum Stepped {
 
 impl Live {
     /// Sets a new round up in memory (the engine's `begin`: a shuffle when one is due,
-    /// the burn) without writing it: the round, its seed (and the seed's hash), its shoe
-    /// and its setup step go to the books with its first accepted action
-    /// ([`Live::step`]), so a round the player leaves before betting leaves no trace.
-    /// Returns the round and the setup's events.
+    /// the burn) without writing it: the round, its seed, its shoe (with a new shoe's
+    /// commitment), its rules and its setup step go to the books with its first
+    /// accepted action ([`Live::step`]), so a round the player leaves before betting
+    /// leaves no trace. Returns the round and the setup's events.
     pub fn begin(
         store: &mut SqliteStore,
         ctx: &Ctx,
-        shoe: Shoe,
-        seed: [u8; 32],
+        dealing: Dealing,
         players: &[String],
         spots: u8,
     ) -> Result<(Live, Vec<Event>)> {
         let new = NewRound {
             game_id: ctx.house.clone(),
             table_id: ctx.table_id.clone(),
-            seed,
-            shoe: Some(shoe.to_bytes()),
+            seed: dealing.round_seed,
+            shoe: Some(dealing.shoe.to_bytes()),
+            shoe_seed: dealing.shoe_ref,
+            shoe_round: dealing.shoe_round,
+            rules: Some(ctx.canonical.clone()),
+            lab: dealing.lab,
         };
         let (engine, setup, events, setup_step) =
-            Live::set_up(store, ctx, shoe, seed, players, spots)?;
+            Live::set_up(store, ctx, dealing.shoe, dealing.round_seed, players, spots)?;
         let live = Live {
             id: store.next_round_id()?,
             engine,
             setup,
             pending: Some(Pending { new, setup_step }),
+            voided: false,
         };
         Ok((live, events))
     }
@@ -292,6 +305,7 @@ impl Live {
             engine,
             setup,
             pending: None,
+            voided: false,
         }
     }
 
@@ -385,6 +399,7 @@ impl Live {
         let written = {
             let engine = &mut self.engine;
             let setup = &self.setup;
+            let voided = &mut self.voided;
             let out = &mut out;
             let mut compute = |values: &[Money]| -> StepWrite {
                 let mut meters = ctx.memory_meters(values);
@@ -408,12 +423,21 @@ impl Live {
                         return StepWrite::Nothing;
                     }
                 };
+                let void_now = events.iter().any(|e| matches!(e, Event::Voided));
                 *out = Some(Ok(Stepped::Done(events)));
+                *voided |= void_now;
                 if engine.phase() == Phase::Done {
                     StepWrite::Finish {
                         last: step,
                         result_json: result_json(setup, engine),
                         shoe_after: Some(engine.shoe().to_bytes()),
+                        ended: if *voided {
+                            Ended::Voided(SHOE_RAN_OUT.to_string())
+                        } else {
+                            Ended::Finished
+                        },
+                        // The next round shuffles: no card of this shoe is dealt again.
+                        retire_shoe: ctx.table.shuffle_due(engine.shoe()).is_some(),
                     }
                 } else {
                     StepWrite::Step(step)
@@ -437,6 +461,10 @@ impl Live {
     }
 }
 
+/// Why a round the game itself voided is void.
+pub const SHOE_RAN_OUT: &str =
+    "the shoe ran out of cards (no discards to reshuffle): every unsettled stake returned";
+
 /// A stored round replayed through the engine.
 pub struct Replayed {
     /// The engine after the last stored step (`None` if the round has no step).
@@ -449,6 +477,8 @@ pub struct Replayed {
     pub steps: usize,
     /// Everything that differs from the stored log; empty when the replay is identical.
     pub differences: Vec<String>,
+    /// Differences past the listed ones (counted, not listed).
+    pub unlisted: usize,
 }
 
 /// The meter amounts a stored step started from: each meter's first `before`.
@@ -474,22 +504,35 @@ fn meter_inputs(events: &[&str]) -> Vec<(String, Money)> {
     out
 }
 
-const MAX_DIFFERENCES: usize = 20;
+/// The differences listed per round; past it, one line says how many more there are.
+const MAX_DIFFERENCES: usize = 50;
 
 /// Replays round `rec` through the engine from its stored shoe, seed, setup, actions
 /// and meter inputs, comparing every event, movement, the result and the shoe it left
 /// with the stored ones.
 pub fn replay(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
+    let mut r = replay_steps(ctx, rec)?;
+    if r.unlisted > 0 {
+        let more = format!("... and {} more differences", r.unlisted);
+        r.differences.push(more);
+    }
+    Ok(r)
+}
+
+fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
     let mut r = Replayed {
         engine: None,
         setup: None,
         events: Vec::new(),
         steps: 0,
         differences: Vec::new(),
+        unlisted: 0,
     };
     let diff = |r: &mut Replayed, d: String| {
         if r.differences.len() < MAX_DIFFERENCES {
             r.differences.push(d);
+        } else {
+            r.unlisted += 1;
         }
     };
     let mut meters = ctx.memory_meters(&ctx.meters.iter().map(|(_, v)| *v).collect::<Vec<_>>());
@@ -534,7 +577,9 @@ pub fn replay(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
                     diff(&mut r, format!("step {}: a second setup", step.seq));
                     return Ok(r);
                 }
-                if s.rules_sha256 != ctx.rules_hash() {
+                if s.rules_sha256 != ctx.rules_hash()
+                    && s.rules_sha256 != legacy_rules_hash(&ctx.rules)
+                {
                     diff(
                         &mut r,
                         format!(
@@ -715,16 +760,47 @@ pub fn void(store: &mut SqliteStore, rec: &RoundRecord, reason: &str) -> Result<
     }
 }
 
-/// Loads the rules a stored round names (its setup's source), or `over` if given.
-pub fn ctx_for(rec: &RoundRecord, over: Option<&str>) -> Result<Ctx> {
-    let source = match over {
-        Some(s) => s.to_string(),
-        None => setup_of(rec)?
-            .map(|s| s.rules)
-            .unwrap_or_else(|| rec.game_id.clone()),
-    };
-    let rules = crate::game_arg::load_game(&source)
-        .with_context(|| format!("round {}: loading its rules `{source}`", rec.id))?;
+/// The rules a stored round was played under: the canonical text the books keep with
+/// it, whatever became of the file it came from; for a round written before the books
+/// kept rules, those its setup names (a preset or a file). `over` (a preset or a file)
+/// replaces them, for a lab that wants to replay under rules of its own (the replay
+/// then checks they are the same rules).
+pub fn ctx_for(store: &dyn Store, rec: &RoundRecord, over: Option<&str>) -> Result<Ctx> {
+    if let Some(source) = over {
+        let rules = crate::game_arg::load_game(source)
+            .with_context(|| format!("round {}: loading the rules `{source}`", rec.id))?;
+        return Ctx::new(rules, source, rec.table_id.clone());
+    }
+    let source = setup_of(rec)?
+        .map(|s| s.rules)
+        .unwrap_or_else(|| rec.game_id.clone());
+    if let Some(sha) = &rec.rules_sha256 {
+        let text = store.rules_text(sha)?.ok_or_else(|| {
+            anyhow!(
+                "round {}: the books do not hold its rules (SHA-256 {sha}): they are damaged",
+                rec.id
+            )
+        })?;
+        anyhow::ensure!(
+            felt_store::sha256_hex(text.as_bytes()) == *sha,
+            "round {}: its stored rules do not match their SHA-256 {sha}: the books are damaged",
+            rec.id
+        );
+        let origin = format!("the rules of round {} (as the books keep them)", rec.id);
+        let rules = Rules::from_toml(&text, &origin)
+            .with_context(|| format!("round {}: reading its stored rules", rec.id))?;
+        let mut ctx = Ctx::new(rules, &source, rec.table_id.clone())?;
+        // The text as stored is the record, even if this felt writes rules otherwise.
+        ctx.canonical = text;
+        return Ok(ctx);
+    }
+    let rules = crate::game_arg::load_game(&source).with_context(|| {
+        format!(
+            "round {}: loading its rules `{source}` (the round is older than the rules kept \
+             in the books)",
+            rec.id
+        )
+    })?;
     Ctx::new(rules, &source, rec.table_id.clone())
 }
 

@@ -13,6 +13,7 @@
 //! refused, and a killed session's seats are free again at once.
 
 mod answers;
+pub mod dealing;
 mod files;
 mod input;
 pub mod journal;
@@ -21,6 +22,7 @@ pub mod seed;
 
 use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no};
 use anyhow::{Context, Result};
+use dealing::Seeds;
 use felt_core::round::{Action, Event, Turn};
 use felt_core::rules::OnCrash;
 use felt_core::{Money, Phase, Rules, Shoe};
@@ -28,7 +30,7 @@ use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
 use files::{read_shoe_file, stacked_shoe, EventFile};
 use input::{Answer, Prompter};
 use journal::{Ctx, Live, Stepped};
-use rand::{RngCore, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use render::Names;
 use std::io::{BufRead, IsTerminal, Write};
@@ -39,10 +41,11 @@ use std::path::PathBuf;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Seed of the session (default: from the operating system): each round's 32-byte
-    /// shuffle seed is drawn from it and the number of rounds the table has begun in the
-    /// books, so the same seed, the same books and the same answers replay the same
-    /// session, and a later session with the same seed deals new shuffles.
+    /// A test lab's seed. Without it every shoe is shuffled from the operating
+    /// system's entropy. With it each new shoe's seed is drawn from it and the number
+    /// of rounds the table has begun in the books, so the same seed, the same books and
+    /// the same answers replay the same session; every round so dealt is marked in the
+    /// books as a lab round.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Seats you play (1 to the table's seats).
@@ -66,12 +69,26 @@ pub struct Args {
     /// felt.db in the user's data directory.
     #[arg(long)]
     pub db: Option<PathBuf>,
-    /// Deal these cards first, in order (e.g. `7h 7h Ks ...`), then the shuffled shoe.
+    /// Deal these cards first, in order (e.g. `7h 7h Ks ...`), then the shuffled shoe
+    /// (a test lab's feature: the rounds are marked in the books).
     #[arg(long)]
     pub shoe: Option<PathBuf>,
     /// Write every event (every card, decision, wager and settlement) as JSON lines.
     #[arg(long)]
     pub events: Option<PathBuf>,
+}
+
+/// An event (as JSON) as a player may see it: a card dealt or burned face down has no
+/// value until it is turned.
+pub fn player_view(mut e: serde_json::Value) -> serde_json::Value {
+    let face_down =
+        matches!(e["event"].as_str(), Some("dealt") | Some("burned")) && e["face_up"] == false;
+    if face_down {
+        if let Some(o) = e.as_object_mut() {
+            o.remove("card");
+        }
+    }
+    e
 }
 
 /// Runs the table on standard input and output.
@@ -168,12 +185,36 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         Some((path, first)) => Some(stacked_shoe(path, &first, rules, &mut rng)?),
         None => None,
     };
+    let mut seeds = match (a.seed, &a.shoe) {
+        (None, None) => Seeds::Entropy,
+        (s, shoe) => {
+            let mut mark: Vec<String> = Vec::new();
+            if let Some(s) = s {
+                mark.push(format!("--seed {s}"));
+            }
+            if let Some(p) = shoe {
+                mark.push(format!("--shoe {}", p.display()));
+            }
+            Seeds::Lab {
+                rng: Box::new(rng),
+                mark: format!("test lab: {}", mark.join(", ")),
+            }
+        }
+    };
     for (m, reset) in &ctx.meters {
         store.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
     }
     let known: Vec<Account> = store.balances()?.into_iter().map(|b| b.account).collect();
     let mut p = Prompter::new(input, out, echo);
-    p.say(seed::describe(&rules.game().name, seed, earlier));
+    p.say(match &seeds {
+        Seeds::Entropy => format!(
+            "{} - every shoe is shuffled from the operating system's entropy; its seed's \
+             SHA-256 is shown before its first card and the seed once the shoe is retired \
+             (`felt verify`)",
+            rules.game().name
+        ),
+        Seeds::Lab { .. } => seed::describe(&rules.game().name, seed, earlier),
+    });
     p.say("`felt rules` prints the rules card. Answer q to leave the table.");
     p.say(format!(
         "Books: {} (table {}; `felt books`, `felt history`).",
@@ -201,20 +242,70 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         last_bets: Vec::new(),
         names: Names::new(rules, a.spots),
     };
+    // Every round left open at a table of this session's players is completed (or
+    // voided) first, under the rules and the crash rule it was begun with, whatever
+    // this session's rules say.
     let open: Vec<RoundRecord> = store
         .unfinished_rounds()?
         .into_iter()
-        .filter(|r| r.table_id == ctx.table_id)
+        .filter(|r| {
+            r.table_id == ctx.table_id
+                || journal::setup_of(r)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|s| s.players.iter().any(|n| players.contains(n)))
+        })
         .collect();
+    let mut _their_seats = Vec::new();
     for rec in open {
-        let Some((mut live, events)) = recover(&mut store, &ctx, &rec, &players, a.spots, &mut p)?
+        let round_ctx = match journal::ctx_for(&store, &rec, None) {
+            Ok(c) => c,
+            Err(e) => {
+                p.say(format!(
+                    "Round {} was interrupted and its rules cannot be read ({e:#}).",
+                    rec.id
+                ));
+                let what = journal::void(
+                    &mut store,
+                    &rec,
+                    &format!("its rules cannot be read: {e:#}"),
+                )?;
+                p.say(format!("Round {} is void: {what}.", rec.id));
+                continue;
+            }
+        };
+        let (round_players, round_spots) = match journal::setup_of(&rec)? {
+            Some(s) => (s.players, s.spots),
+            None => (players.clone(), a.spots),
+        };
+        let others: Vec<String> = round_players
+            .iter()
+            .filter(|n| !players.contains(n))
+            .cloned()
+            .collect();
+        if !others.is_empty() {
+            _their_seats.push(SeatLocks::acquire(store.path(), &others)?);
+        }
+        let Some((mut live, events)) = recover(
+            &mut store,
+            &round_ctx,
+            &rec,
+            &round_players,
+            round_spots,
+            &mut p,
+        )?
         else {
             continue;
         };
-        if !session.play_round(
+        let mut resumed = Session {
+            rules: &round_ctx.rules,
+            last_bets: Vec::new(),
+            names: Names::new(&round_ctx.rules, round_spots),
+        };
+        if !resumed.play_round(
             &mut p,
             &mut store,
-            &ctx,
+            &round_ctx,
             &mut live,
             &mut events_out,
             &events,
@@ -223,41 +314,49 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         }
     }
 
-    let mut shoe = match stacked {
-        Some(s) => s,
-        None => match store.shoe(&ctx.table_id)? {
-            None => ctx.table.new_shoe(),
-            Some(bytes) => match Shoe::from_bytes(&bytes) {
-                Ok(s) if s.decks() == rules.shoe().decks => s,
-                Ok(s) => {
-                    p.say(format!(
-                        "The table's saved shoe holds {} deck(s), the rules {}: a new shoe is used.",
-                        s.decks(),
-                        rules.shoe().decks
-                    ));
-                    ctx.table.new_shoe()
-                }
-                Err(e) => {
-                    p.say(format!(
-                        "The table's saved shoe is unreadable ({e}): a new shoe is used."
-                    ));
-                    ctx.table.new_shoe()
-                }
-            },
+    let mut stacked = stacked;
+    let mut shoe = match store.shoe(&ctx.table_id)? {
+        None => ctx.table.new_shoe(),
+        Some(bytes) => match Shoe::from_bytes(&bytes) {
+            Ok(s) if s.decks() == rules.shoe().decks => s,
+            Ok(s) => {
+                p.say(format!(
+                    "The table's saved shoe holds {} deck(s), the rules {}: a new shoe is used.",
+                    s.decks(),
+                    rules.shoe().decks
+                ));
+                ctx.table.new_shoe()
+            }
+            Err(e) => {
+                p.say(format!(
+                    "The table's saved shoe is unreadable ({e}): a new shoe is used."
+                ));
+                ctx.table.new_shoe()
+            }
         },
     };
     session.last_bets = vec![None; usize::from(a.seats) * usize::from(a.spots)];
     loop {
-        let mut round_seed = [0u8; 32];
-        rng.fill_bytes(&mut round_seed);
-        let (mut live, events) = Live::begin(
-            &mut store,
-            &ctx,
-            shoe.clone(),
-            round_seed,
-            &players,
-            a.spots,
-        )?;
+        let dealing =
+            dealing::next_dealing(&store, &ctx, shoe.clone(), &mut seeds, stacked.take())?;
+        // A new shoe's commitment is shown before any card of it.
+        let commitment = dealing.shoe_id.is_none().then(|| {
+            format!(
+                "\nA new shoe: its seed's SHA-256 is {} (the seed is shown once the shoe is \
+                 retired: `felt history`, `felt verify`).",
+                dealing.commitment
+            )
+        });
+        let lab = dealing.lab.clone();
+        let (mut live, events) = Live::begin(&mut store, &ctx, dealing, &players, a.spots)?;
+        if let Some(line) = commitment {
+            p.say(line);
+            if let Some(lab) = lab {
+                p.say(format!(
+                    "({lab}: its rounds are marked in the books as lab rounds.)"
+                ));
+            }
+        }
         let go_on = session.play_round(
             &mut p,
             &mut store,
@@ -391,12 +490,19 @@ impl Session<'_> {
         for e in events {
             self.names.observe(e);
             if let Some(w) = log.as_mut() {
-                serde_json::to_writer(&mut *w, e).context("cannot write the event log")?;
+                // The player's file holds what the player saw: a face-down card has no
+                // value in it (the full log is the books', for the operator).
+                let seen = player_view(serde_json::to_value(e)?);
+                serde_json::to_writer(&mut *w, &seen).context("cannot write the event log")?;
                 writeln!(w).context("cannot write the event log")?;
             }
             if let Some(line) = render::event_line(e, &self.names) {
                 p.say(line);
             }
+        }
+        // What was shown is in the file before the next question.
+        if let Some(w) = log.as_mut() {
+            w.flush().context("cannot write the event log")?;
         }
         Ok(())
     }
