@@ -162,7 +162,10 @@ fn history_shows_cards_actions_wagers_results_and_keeps_the_shoe_seed_while_it_i
         r1.contains("shoe seed: kept secret until the shoe is retired"),
         "{t}"
     );
-    assert!(r1.contains("TEST LAB ROUND (test lab: --seed 7, --shoe "), "{t}");
+    assert!(
+        r1.contains("TEST LAB ROUND (test lab: --seed 7, --shoe "),
+        "{t}"
+    );
     assert!(
         r1.contains("cards: seat 1 spot 1 hand 1: 7♥ 7♥ 7♥ | dealer: 10♠ 9♣"),
         "{t}"
