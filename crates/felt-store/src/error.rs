@@ -37,6 +37,20 @@ pub enum StoreError {
         detail: String,
     },
 
+    /// The file exists but holds no books yet: it is empty, or another felt is creating
+    /// the books in it right now (a read-only open waits for that, at most for the busy
+    /// timeout).
+    #[error(
+        "the file at {path} holds no books yet (it is empty, or another felt is creating the \
+         books in it right now): start the books with `felt play` (e.g. `felt play classic \
+         --db {path}`), or try again in a moment; nothing was written",
+        path = .path.display()
+    )]
+    NoBooksYet {
+        /// The file.
+        path: PathBuf,
+    },
+
     /// The database was written by a newer felt, with a schema this felt does not know.
     #[error(
         "the database at {path} was written by a newer felt (schema {found}, this felt knows \
