@@ -21,9 +21,10 @@ mod tests;
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::model::{
-    seed_hash, validate_json, validate_name, Account, Balance, MeterInfo, Movement, MovementKind,
-    NewRound, RoundId, RoundRecord, RoundStatus, Step, StepWrite,
+    canonical_movements, seed_hash, validate_json, Account, Balance, MeterInfo, Movement,
+    MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, Step, StepWrite,
 };
+use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -748,13 +749,9 @@ fn finish_in(
     Ok(seq)
 }
 
-fn validate_movements(movements: &[Movement]) -> Result<()> {
-    movements.iter().try_for_each(Movement::validate)
-}
-
 impl Store for SqliteStore {
     fn post(&mut self, movements: &[Movement]) -> Result<Vec<i64>> {
-        validate_movements(movements)?;
+        let movements = canonical_movements(movements)?;
         self.write(|tx| {
             movements
                 .iter()
@@ -776,7 +773,7 @@ impl Store for SqliteStore {
             )));
         }
         let seed = Movement::new(
-            funded_by.clone(),
+            funded_by.canonical()?.into_owned(),
             Account::meter(meter),
             reset,
             MovementKind::Seed,
@@ -827,10 +824,10 @@ impl Store for SqliteStore {
     }
 
     fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32> {
-        step.validate()?;
+        let step = step.canonical()?;
         self.write(|tx| {
             require_open(tx, round)?;
-            insert_step(tx, round, step)
+            insert_step(tx, round, &step)
         })
     }
 
@@ -858,7 +855,7 @@ impl Store for SqliteStore {
             match compute(&values) {
                 StepWrite::Nothing => Ok(None),
                 StepWrite::Step(step) => {
-                    step.validate()?;
+                    let step = step.canonical()?;
                     insert_step(tx, round, &step).map(Some)
                 }
                 StepWrite::Finish {
@@ -866,7 +863,7 @@ impl Store for SqliteStore {
                     result_json,
                     shoe_after,
                 } => {
-                    last.validate()?;
+                    let last = last.canonical()?;
                     validate_json("round result", &result_json)?;
                     finish_in(tx, round, &last, &result_json, shoe_after.as_deref()).map(Some)
                 }
@@ -881,19 +878,19 @@ impl Store for SqliteStore {
         result_json: &str,
         shoe_after: Option<&[u8]>,
     ) -> Result<()> {
-        last.validate()?;
+        let last = last.canonical()?;
         validate_json("round result", result_json)?;
         self.write(|tx| {
             require_open(tx, round)?;
-            finish_in(tx, round, last, result_json, shoe_after).map(|_| ())
+            finish_in(tx, round, &last, result_json, shoe_after).map(|_| ())
         })
     }
 
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()> {
-        validate_movements(refunds)?;
+        let refunds = canonical_movements(refunds)?;
         self.write(|tx| {
             require_open(tx, round)?;
-            for m in refunds {
+            for m in refunds.iter() {
                 apply_movement(tx, m, Some(round.0), None)?;
             }
             close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)
@@ -959,6 +956,11 @@ impl Store for SqliteStore {
     }
 
     fn balance(&self, account: &Account) -> Result<Money> {
+        // A player is looked up by the name the books keep for what was asked.
+        let account = match account {
+            Account::Player(_) => account.canonical()?,
+            _ => std::borrow::Cow::Borrowed(account),
+        };
         self.read(|c| {
             let b: Option<i64> = c
                 .query_row(
