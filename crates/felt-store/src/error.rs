@@ -37,6 +37,20 @@ pub enum StoreError {
         detail: String,
     },
 
+    /// The file exists but holds no books yet: it is empty, or another felt is creating
+    /// the books in it right now (a read-only open waits for that, at most for the busy
+    /// timeout).
+    #[error(
+        "the file at {path} holds no books yet (it is empty, or another felt is creating the \
+         books in it right now): start the books with `felt play` (e.g. `felt play classic \
+         --db {path}`), or try again in a moment; nothing was written",
+        path = .path.display()
+    )]
+    NoBooksYet {
+        /// The file.
+        path: PathBuf,
+    },
+
     /// The database was written by a newer felt, with a schema this felt does not know.
     #[error(
         "the database at {path} was written by a newer felt (schema {found}, this felt knows \
@@ -241,6 +255,19 @@ pub enum StoreError {
         detail: String,
     },
 
+    /// A name the books refuse: empty, too long, holding an invisible or control
+    /// character, or (for an id) not in its canonical form. See
+    /// [`crate::normalize_name`].
+    #[error("the {what} name {} cannot be used: {problem}; nothing was written", shown(.name))]
+    InvalidName {
+        /// Which kind of name (`player`, `table`, `meter`, ...).
+        what: String,
+        /// The name as given.
+        name: String,
+        /// What is wrong with it.
+        problem: crate::NameProblem,
+    },
+
     /// A name, id or other argument the books refuse.
     #[error("{0}; nothing was written")]
     InvalidInput(String),
@@ -272,6 +299,17 @@ fn holder(pid: &Option<u32>) -> String {
         Some(p) => format!("process {p}"),
         None => "process id unknown".to_string(),
     }
+}
+
+/// A name as an error quotes it: escaped (an invisible character shows as `\u{200b}`),
+/// and cut after 60 characters.
+fn shown(name: &str) -> String {
+    const MAX: usize = 60;
+    let mut cut: String = name.chars().take(MAX).collect();
+    if name.chars().nth(MAX).is_some() {
+        cut.push_str("...");
+    }
+    format!("{cut:?}")
 }
 
 /// The store's result type.

@@ -67,6 +67,7 @@
 mod books;
 mod error;
 mod model;
+mod name;
 mod path;
 mod seat;
 pub mod sqlite;
@@ -74,10 +75,11 @@ pub mod sqlite;
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use model::{
-    seed_hash, sha256_hex, validate_name, Account, AwardRecord, Balance, Ended, EventRecord,
-    MeterInfo, Movement, MovementKind, MovementRecord, NewRound, NewShoe, RoundId, RoundRecord,
-    RoundShoe, RoundStatus, ShoeSeed, Step, StepRecord, StepWrite, MAX_NAME_LEN, RECENT_AWARDS,
+    seed_hash, sha256_hex, Account, AwardRecord, Balance, Ended, EventRecord, MeterInfo, Movement,
+    MovementKind, MovementRecord, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
+    ShoeSeed, Step, StepRecord, StepWrite, RECENT_AWARDS,
 };
+pub use name::{normalize_name, validate_name, NameProblem, MAX_NAME_LEN};
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};

@@ -1,13 +1,12 @@
 //! The values the books take and give: accounts, movements, steps, rounds, meters.
 
 use crate::error::{Result, StoreError};
+use crate::name::{normalize_cow, validate_name};
 use felt_core::money::Money;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::fmt;
-
-/// Longest account, game, table or meter name the books accept (in bytes).
-pub const MAX_NAME_LEN: usize = 200;
 
 /// An account of the ledger. Accounts are created on first use.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -89,10 +88,20 @@ impl Account {
         }
     }
 
-    pub(crate) fn validate(&self) -> Result<()> {
+    /// The account as the books keep it: a player's name in its canonical form (see
+    /// [`crate::normalize_name`]; `alice ` is `alice`'s wallet); any other name must be
+    /// canonical already (see [`crate::validate_name`]).
+    pub(crate) fn canonical(&self) -> Result<Cow<'_, Account>> {
         match self {
-            Account::Cashier => Ok(()),
-            _ => validate_name(self.kind_str(), self.name()),
+            Account::Cashier => Ok(Cow::Borrowed(self)),
+            Account::Player(n) => Ok(match normalize_cow("player", n)? {
+                Cow::Borrowed(_) => Cow::Borrowed(self),
+                Cow::Owned(c) => Cow::Owned(Account::Player(c)),
+            }),
+            _ => {
+                validate_name(self.kind_str(), self.name())?;
+                Ok(Cow::Borrowed(self))
+            }
         }
     }
 }
@@ -105,28 +114,6 @@ impl fmt::Display for Account {
             other => write!(f, "{} {}", other.kind_str(), other.name()),
         }
     }
-}
-
-/// Checks a name the books would store (`what` names its kind in the error: "player",
-/// "table", ...): not blank, at most [`MAX_NAME_LEN`] bytes, no control characters.
-pub fn validate_name(what: &str, name: &str) -> Result<()> {
-    if name.trim().is_empty() {
-        return Err(StoreError::InvalidInput(format!(
-            "a {what} name cannot be empty"
-        )));
-    }
-    if name.len() > MAX_NAME_LEN {
-        return Err(StoreError::InvalidInput(format!(
-            "a {what} name is at most {MAX_NAME_LEN} bytes (got {})",
-            name.len()
-        )));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(StoreError::InvalidInput(format!(
-            "a {what} name cannot hold control characters"
-        )));
-    }
-    Ok(())
 }
 
 /// Why money moved. Kinds that touch a meter are checked against the meter identity
@@ -244,9 +231,27 @@ impl Movement {
     /// Checks what can be checked without the database: a positive amount, two
     /// different valid accounts, a kind that fits its accounts.
     pub fn validate(&self) -> Result<()> {
+        self.canonical().map(|_| ())
+    }
+
+    /// The movement as the books keep it (player names in canonical form, see
+    /// [`Account::canonical`]), once checked as [`Movement::validate`] says.
+    pub(crate) fn canonical(&self) -> Result<Cow<'_, Movement>> {
+        let (from, to) = (self.from.canonical()?, self.to.canonical()?);
+        let m = match (from, to) {
+            (Cow::Borrowed(_), Cow::Borrowed(_)) => Cow::Borrowed(self),
+            (from, to) => Cow::Owned(Movement {
+                from: from.into_owned(),
+                to: to.into_owned(),
+                ..self.clone()
+            }),
+        };
+        m.check()?;
+        Ok(m)
+    }
+
+    fn check(&self) -> Result<()> {
         let refuse = |reason: String| Err(StoreError::InvalidMovement { reason });
-        self.from.validate()?;
-        self.to.validate()?;
         if self.amount.as_cents() <= 0 {
             return refuse(format!(
                 "{} of {} from {} to {}: the amount must be above zero",
@@ -310,18 +315,45 @@ impl Step {
         self.action.is_none() && self.events.is_empty() && self.movements.is_empty()
     }
 
-    pub(crate) fn validate(&self) -> Result<()> {
+    /// The step as the books keep it (its movements' player names in canonical
+    /// form), once its JSON and movements are checked.
+    pub(crate) fn canonical(&self) -> Result<Cow<'_, Step>> {
         if let Some(a) = &self.action {
             validate_json("action of the step", a)?;
         }
         for (i, e) in self.events.iter().enumerate() {
             validate_json(&format!("event {} of the step", i + 1), e)?;
         }
-        for m in &self.movements {
-            m.validate()?;
-        }
-        Ok(())
+        let movements = canonical_movements(&self.movements)?;
+        Ok(match movements {
+            Cow::Borrowed(_) => Cow::Borrowed(self),
+            Cow::Owned(movements) => Cow::Owned(Step {
+                action: self.action.clone(),
+                events: self.events.clone(),
+                movements,
+            }),
+        })
     }
+}
+
+/// Movements as the books keep them (see [`Movement::canonical`]); borrowed when
+/// every one is already.
+pub(crate) fn canonical_movements(movements: &[Movement]) -> Result<Cow<'_, [Movement]>> {
+    let mut owned: Option<Vec<Movement>> = None;
+    for (i, m) in movements.iter().enumerate() {
+        match m.canonical()? {
+            Cow::Borrowed(_) => {
+                if let Some(v) = owned.as_mut() {
+                    v.push(m.clone());
+                }
+            }
+            Cow::Owned(c) => owned.get_or_insert_with(|| movements[..i].to_vec()).push(c),
+        }
+    }
+    Ok(match owned {
+        Some(v) => Cow::Owned(v),
+        None => Cow::Borrowed(movements),
+    })
 }
 
 pub(crate) fn validate_json(what: &str, text: &str) -> Result<()> {

@@ -32,18 +32,23 @@ impl SeatLocks {
     /// Takes the seats of `players` at the books in the file `db` (which must exist:
     /// open the store first), or fails with [`StoreError::SeatInUse`] naming the
     /// first player whose seat another session holds, and that session's process id
-    /// when it wrote one. Never waits. A failed call holds nothing.
+    /// when it wrote one. Never waits. A failed call holds nothing. Names are taken in
+    /// their canonical form ([`crate::normalize_name`]): `alice ` is `alice`'s seat.
     pub fn acquire(db: &Path, players: &[String]) -> Result<SeatLocks> {
         let dir = lock_dir(db)?;
         std::fs::create_dir_all(&dir).map_err(|e| StoreError::SeatLockFailed {
             path: dir.clone(),
             cause: Box::new(e),
         })?;
-        let mut names: Vec<&String> = players.iter().collect();
+        // A seat is a wallet: `alice ` sits in `alice`'s seat (see `normalize_name`).
+        let mut names = players
+            .iter()
+            .map(|p| crate::normalize_name("player", p))
+            .collect::<Result<Vec<String>>>()?;
         names.sort();
         names.dedup();
         let mut files = Vec::with_capacity(names.len());
-        for name in names {
+        for name in &names {
             files.push(lock_one(&dir, db, name)?);
         }
         Ok(SeatLocks { files })

@@ -126,7 +126,7 @@ fn deposits_withdrawals_and_refusals() {
         assert!(
             matches!(
                 e,
-                StoreError::InvalidMovement { .. } | StoreError::InvalidInput(_)
+                StoreError::InvalidMovement { .. } | StoreError::InvalidName { .. }
             ),
             "{bad:?}: {e}"
         );

@@ -1,6 +1,6 @@
 //! Resolving a `NAME|FILE` argument to validated rules.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use felt_core::{presets, Rules};
 use std::path::Path;
 
@@ -11,8 +11,7 @@ pub fn load_game(arg: &str) -> Result<Rules> {
     }
     let path = Path::new(arg);
     if path.exists() || arg.contains('/') || arg.ends_with(".toml") {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read the rules file {arg}"))?;
+        let text = crate::bounded::read_text(path, "the rules file", crate::bounded::FILE_LIMIT)?;
         return Ok(Rules::from_toml(&text, arg)?);
     }
     bail!(

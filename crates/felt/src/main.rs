@@ -2,6 +2,7 @@
 //! analyse and simulate.
 #![forbid(unsafe_code)]
 
+mod bounded;
 mod cmd;
 mod game_arg;
 mod play;
@@ -43,6 +44,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    survive_file_size_limit();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games => cmd::games::run(),
@@ -64,6 +66,23 @@ fn main() -> ExitCode {
             eprintln!("felt: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A write past a file-size limit (`ulimit -f`) raises SIGXFSZ, whose default action
+/// ends the process at once, without a word and in the middle of a step. With a
+/// handler installed (it only sets a flag nobody reads) the signal is harmless and the
+/// write fails with `EFBIG` instead: the books report it as a full disk or a file-size
+/// limit (with what is safe), and felt exits non-zero. `signal-hook` installs the
+/// handler without `unsafe` in this crate. Ignoring the signal (`SIG_IGN`) would do the
+/// same, but has no safe API.
+fn survive_file_size_limit() {
+    #[cfg(unix)]
+    {
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        // Should it fail (it does not for this signal), the default stays: the books
+        // are still safe, only the message is lost.
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, seen);
     }
 }
 

@@ -527,3 +527,40 @@ fn a_second_session_of_the_same_player_is_refused_until_the_first_ends_even_by_s
     assert!(t.contains("\nRound 1\n"), "{t}");
     assert_eq!(books_json(&db)["sound"], true);
 }
+
+#[test]
+fn sessions_and_inspectors_on_new_books_at_once_all_succeed() {
+    // `rm -f q.db*; felt play --db q.db & felt play --db q.db & felt books --db q.db`:
+    // the first creates the books, the others wait for it and then open them.
+    let dir = tempfile::tempdir().unwrap();
+    for t in 0..10 {
+        let db = dir.path().join(format!("q{t}.db"));
+        let plays: Vec<_> = ["ann", "bob", "cy"]
+            .iter()
+            .map(|p| {
+                common::spawn(
+                    args_at(&db, &["play", "classic", "--seed", "1", "--player", p]),
+                    db.with_extension("unused"),
+                    "q\n",
+                )
+            })
+            .collect();
+        // `felt books` on a path that does not exist yet says so: it looks once the file
+        // is there (being created, or made).
+        while !db.exists() {
+            std::thread::yield_now();
+        }
+        let looks: Vec<_> = (0..3)
+            .map(|_| common::spawn(args_at(&db, &["books"]), db.with_extension("unused"), ""))
+            .collect();
+        for c in plays.into_iter().chain(looks) {
+            let o = c.wait_with_output().unwrap();
+            assert!(o.status.success(), "try {t}: {}\n{}", out(&o), err(&o));
+        }
+        let v = books_json(&db);
+        assert_eq!(v["sound"], true, "{v:#}");
+        for p in ["ann", "bob", "cy"] {
+            assert_eq!(balance(&v, "player", p), "1000.00", "{v:#}");
+        }
+    }
+}

@@ -1,5 +1,7 @@
 //! The SQLite store: one file, WAL journal, `synchronous=FULL`, foreign keys on, a busy
-//! timeout, and one `BEGIN IMMEDIATE` transaction per writing call.
+//! timeout, and one `BEGIN IMMEDIATE` transaction per writing call. New books are
+//! created (and older ones migrated) in one `BEGIN EXCLUSIVE` transaction that looks at
+//! the file again first, so concurrent openers of a new file wait and then open it.
 //!
 //! Tables (schema 1, see [`schema`]): `schema_migrations` (version, name, applied_at);
 //! `accounts` (kind, name, kept balance); `meters` (reset value and kept seed,
@@ -19,10 +21,11 @@ mod tests;
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::model::{
-    seed_hash, sha256_hex, validate_json, validate_name, Account, Balance, Ended, MeterInfo,
+    canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
     Movement, MovementKind, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
     ShoeSeed, Step, StepWrite,
 };
+use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -274,12 +277,19 @@ impl SqliteStore {
     }
 
     /// Recognises the file, sets the connection up and migrates it.
+    ///
+    /// Several processes may open books that do not exist yet at the same instant (two
+    /// `felt play` on a new `--db`, a `felt books` beside them). Every look at the file
+    /// is one transaction, so it sees the file before a creation or after it, never in
+    /// between; a file that needs creating (or migrating) is looked at again and set up
+    /// inside one `BEGIN EXCLUSIVE` transaction, which the other openers wait for (the
+    /// busy timeout) before they look, and then find complete books.
     fn set_up(&mut self, options: &OpenOptions) -> R<()> {
         self.conn
             .busy_timeout(options.busy_timeout)
             .map_err(Fail::Sql)?;
-        let state = inspect(&self.conn, &self.path)?;
         if options.read_only {
+            let state = self.wait_for_books(options.busy_timeout)?;
             if state.version < schema::LATEST {
                 return Err(StoreError::Damaged {
                     path: self.path.clone(),
@@ -295,62 +305,97 @@ impl SqliteStore {
             self.conn.pragma_update(None, "foreign_keys", true)?;
             return Ok(());
         }
-        // WAL: readers never block the writer, and a commit is one append + fsync.
-        let _mode: String =
-            self.conn
-                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;
-        // FULL: a committed transaction survives a power cut, not only a crash.
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
-        self.conn.pragma_update(None, "foreign_keys", true)?;
+        // Current books (the usual case) are opened without taking the write lock.
+        let path = self.path.clone();
+        let state = in_transaction(&mut self.conn, TransactionBehavior::Deferred, |c| {
+            inspect(c, &path)
+        })?;
         if state.version < schema::LATEST {
             self.migrate()?;
         }
+        // WAL: readers never block the writer, and a commit is one append + fsync. The
+        // journal mode cannot change inside a transaction, so it is set once the books
+        // exist; books another opener set up a moment ago may still be switching.
+        self.use_wal(options.busy_timeout)?;
+        // FULL: a committed transaction survives a power cut, not only a crash.
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.conn.pragma_update(None, "foreign_keys", true)?;
         self.verify_migrations()?;
         Ok(())
     }
 
-    fn migrate(&mut self) -> R<()> {
+    /// Looks at a file opened for reading only. A file with nothing in it yet (another
+    /// felt has just created it and is about to set it up) is looked at again until it
+    /// holds books, at most for the busy timeout: then it holds no books yet.
+    fn wait_for_books(&mut self, timeout: Duration) -> R<FileState> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        // Another process may have migrated between our look and our lock: look again.
-        let state = inspect(&tx, &path)?;
-        for m in schema::MIGRATIONS
-            .iter()
-            .filter(|m| m.version > state.version)
-        {
-            tx.execute_batch(m.sql)?;
-            tx.execute(
-                "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
-                params![m.version, m.name],
-            )?;
-            tx.pragma_update(None, "user_version", m.version)?;
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let state = in_transaction(&mut self.conn, TransactionBehavior::Deferred, |c| {
+                inspect(c, &path)
+            })?;
+            if !state.is_empty() {
+                return Ok(state);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(StoreError::NoBooksYet { path }.into());
+            }
+            std::thread::sleep(Duration::from_millis(10));
         }
-        tx.pragma_update(None, "application_id", schema::APP_ID)?;
-        tx.commit()?;
-        Ok(())
     }
 
-    fn verify_migrations(&self) -> R<()> {
-        let version: i64 = self
-            .conn
-            .pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let listed: i64 = self
-            .conn
-            .query_row(
-                "SELECT COUNT(*) FROM schema_migrations WHERE version BETWEEN 1 AND ?1",
-                [version],
-                |r| r.get(0),
-            )
-            .map_err(|e| damaged(format!("its schema_migrations table is unreadable: {e}")))?;
-        if listed != version {
-            return Err(damaged(format!(
-                "it says schema {version} but its schema_migrations table lists {listed} \
-                 migrations"
-            )));
+    /// Puts the file in WAL mode. Leaving the rollback journal needs the file to
+    /// itself, and SQLite does not always wait for that: a busy file is tried again
+    /// until the busy timeout has passed.
+    fn use_wal(&mut self, timeout: Duration) -> R<()> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            match self
+                .conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
+            {
+                Ok(_mode) => return Ok(()),
+                Err(rusqlite::Error::SqliteFailure(f, _))
+                    if matches!(f.code, ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Err(e) => return Err(e.into()),
+            }
         }
-        Ok(())
+    }
+
+    /// Creates or migrates the books: looks at the file again and sets it up in one
+    /// exclusive transaction (another opener may have done it between the first look
+    /// and this lock).
+    fn migrate(&mut self) -> R<()> {
+        let path = self.path.clone();
+        in_transaction(&mut self.conn, TransactionBehavior::Exclusive, |tx| {
+            let state = inspect(tx, &path)?;
+            if state.version >= schema::LATEST {
+                return Ok(());
+            }
+            for m in schema::MIGRATIONS
+                .iter()
+                .filter(|m| m.version > state.version)
+            {
+                tx.execute_batch(m.sql)?;
+                tx.execute(
+                    "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+                    params![m.version, m.name],
+                )?;
+                tx.pragma_update(None, "user_version", m.version)?;
+            }
+            tx.pragma_update(None, "application_id", schema::APP_ID)?;
+            Ok(())
+        })
+    }
+
+    fn verify_migrations(&mut self) -> R<()> {
+        in_transaction(&mut self.conn, TransactionBehavior::Deferred, |c| {
+            verify_migrations(c)
+        })
     }
 
     /// Runs `f` in one write transaction (`BEGIN IMMEDIATE`); rolls back on any error.
@@ -383,9 +428,48 @@ impl SqliteStore {
     }
 }
 
+/// Runs `f` in one transaction of `behavior` on `conn`; rolls back on any error.
+fn in_transaction<T>(
+    conn: &mut Connection,
+    behavior: TransactionBehavior,
+    f: impl FnOnce(&Connection) -> R<T>,
+) -> R<T> {
+    let tx = conn.transaction_with_behavior(behavior)?;
+    let out = f(&tx)?;
+    tx.commit()?;
+    Ok(out)
+}
+
+/// Checks that the schema version and the list of migrations agree.
+fn verify_migrations(conn: &Connection) -> R<()> {
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    let listed: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM schema_migrations WHERE version BETWEEN 1 AND ?1",
+            [version],
+            |r| r.get(0),
+        )
+        .map_err(|e| damaged(format!("its schema_migrations table is unreadable: {e}")))?;
+    if listed != version {
+        return Err(damaged(format!(
+            "it says schema {version} but its schema_migrations table lists {listed} \
+                 migrations"
+        )));
+    }
+    Ok(())
+}
+
 /// What a file turned out to be.
 struct FileState {
     version: i64,
+    /// Nothing in it yet: no application id, no schema, no table.
+    empty: bool,
+}
+
+impl FileState {
+    fn is_empty(&self) -> bool {
+        self.empty
+    }
 }
 
 /// Recognises a felt database (or a fresh file) and refuses anything else.
@@ -438,7 +522,10 @@ fn inspect(conn: &Connection, path: &Path) -> R<FileState> {
     if version < 0 {
         return Err(damaged(format!("its schema version is {version}")));
     }
-    Ok(FileState { version })
+    Ok(FileState {
+        version,
+        empty: app_id == 0 && version == 0 && tables.is_empty(),
+    })
 }
 
 // ---- writing -------------------------------------------------------------------
@@ -693,13 +780,9 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
     Ok(seq)
 }
 
-fn validate_movements(movements: &[Movement]) -> Result<()> {
-    movements.iter().try_for_each(Movement::validate)
-}
-
 impl Store for SqliteStore {
     fn post(&mut self, movements: &[Movement]) -> Result<Vec<i64>> {
-        validate_movements(movements)?;
+        let movements = canonical_movements(movements)?;
         self.write(|tx| {
             movements
                 .iter()
@@ -721,7 +804,7 @@ impl Store for SqliteStore {
             )));
         }
         let seed = Movement::new(
-            funded_by.clone(),
+            funded_by.canonical()?.into_owned(),
             Account::meter(meter),
             reset,
             MovementKind::Seed,
@@ -812,10 +895,10 @@ impl Store for SqliteStore {
     }
 
     fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32> {
-        step.validate()?;
+        let step = step.canonical()?;
         self.write(|tx| {
             require_open(tx, round)?;
-            insert_step(tx, round, step)
+            insert_step(tx, round, &step)
         })
     }
 
@@ -843,7 +926,7 @@ impl Store for SqliteStore {
             match compute(&values) {
                 StepWrite::Nothing => Ok(None),
                 StepWrite::Step(step) => {
-                    step.validate()?;
+                    let step = step.canonical()?;
                     insert_step(tx, round, &step).map(Some)
                 }
                 StepWrite::Finish {
@@ -853,7 +936,7 @@ impl Store for SqliteStore {
                     ended,
                     retire_shoe,
                 } => {
-                    last.validate()?;
+                    let last = last.canonical()?;
                     validate_json("round result", &result_json)?;
                     let end = End {
                         result_json: &result_json,
@@ -874,7 +957,7 @@ impl Store for SqliteStore {
         result_json: &str,
         shoe_after: Option<&[u8]>,
     ) -> Result<()> {
-        last.validate()?;
+        let last = last.canonical()?;
         validate_json("round result", result_json)?;
         self.write(|tx| {
             require_open(tx, round)?;
@@ -884,15 +967,15 @@ impl Store for SqliteStore {
                 ended: &Ended::Finished,
                 retire_shoe: false,
             };
-            finish_in(tx, round, last, &end).map(|_| ())
+            finish_in(tx, round, &last, &end).map(|_| ())
         })
     }
 
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()> {
-        validate_movements(refunds)?;
+        let refunds = canonical_movements(refunds)?;
         self.write(|tx| {
             require_open(tx, round)?;
-            for m in refunds {
+            for m in refunds.iter() {
                 apply_movement(tx, m, Some(round.0), None)?;
             }
             close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)?;
@@ -1012,6 +1095,11 @@ impl Store for SqliteStore {
     }
 
     fn balance(&self, account: &Account) -> Result<Money> {
+        // A player is looked up by the name the books keep for what was asked.
+        let account = match account {
+            Account::Player(_) => account.canonical()?,
+            _ => std::borrow::Cow::Borrowed(account),
+        };
         self.read(|c| {
             let b: Option<i64> = c
                 .query_row(

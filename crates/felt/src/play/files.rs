@@ -50,8 +50,7 @@ impl EventFile {
 
 /// The cards of `--shoe FILE`.
 pub fn read_shoe_file(path: &Path) -> Result<Vec<Card>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the shoe file {}", path.display()))?;
+    let text = crate::bounded::read_text(path, "the shoe file", crate::bounded::FILE_LIMIT)?;
     card::parse_cards(&text).with_context(|| format!("in the shoe file {}", path.display()))
 }
 

@@ -59,7 +59,9 @@ pub struct Args {
     #[arg(long, default_value = "1000.00")]
     pub bankroll: Money,
     /// Your name in the books. Seat 1 plays as NAME, seats 2, 3, ... as NAME-2,
-    /// NAME-3, ...; the table is GAME/NAME. One session per player at a time.
+    /// NAME-3, ...; the table is GAME/NAME. One session per player at a time. Names
+    /// that look the same are one name (`alice`, `alice ` with a trailing space or a
+    /// no-break space); invisible and control characters are refused. Case counts.
     #[arg(long, default_value = "player")]
     pub player: String,
     /// Adds this amount to every seat's wallet (from the cashier) before play.
@@ -134,8 +136,11 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     );
     // Every argument is checked, and the shoe file read, before the books are touched:
     // a bad one is refused and changes nothing.
-    let players = seat_names(&a.player, a.seats);
-    let table_id = format!("{}/{}", rules.game().id, a.player);
+    // The name as the books keep it: `alice `, `alice\u{a0}` and `ａlice` are `alice`
+    // (and one seat, one wallet); invisible and control characters are refused.
+    let player = felt_store::normalize_name("player", &a.player).context("--player")?;
+    let players = seat_names(&player, a.seats);
+    let table_id = format!("{}/{}", rules.game().id, player);
     for name in &players {
         felt_store::validate_name("player", name).context("--player")?;
     }
