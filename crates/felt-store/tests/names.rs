@@ -58,6 +58,7 @@ fn names_that_look_the_same_are_one_wallet() {
             table_id: "classic/alice".into(),
             seed: [1; 32],
             shoe: None,
+            ..Default::default()
         })
         .unwrap();
     s.record_step(
@@ -151,6 +152,7 @@ fn ids_must_be_given_in_their_canonical_form() {
         table_id: table.into(),
         seed: [1; 32],
         shoe: None,
+        ..Default::default()
     };
     let e = s.begin_round(&round("t1 ")).unwrap_err();
     assert!(
