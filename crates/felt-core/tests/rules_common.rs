@@ -1242,22 +1242,85 @@ fn c_12_a_csm_takes_every_card_back_and_reshuffles_before_every_round() {
 
 #[test]
 fn c_12_a_shoe_that_runs_dry_with_an_empty_rack_voids_the_round() {
+    // One deck at a full table of 7 seats x 3 spots: the initial deal takes 44 of the
+    // 52 cards (a table whose deal alone exceeds the shoe is refused by validation);
+    // every hand hits while it may, and the 8 cards left run out with nothing in the
+    // rack (a stacked shoe burns nothing).
     let r = rules_with("classic", |f| {
         f.shoe.decks = 1;
-        f.table.max_spots_per_player = 7;
+        f.table.max_spots_per_player = 3;
     });
     let mut t = T::new(&r, 7, &[]);
     for seat in 0..7 {
-        for spot in 0..7 {
+        for spot in 0..3 {
+            t.bet(seat, spot, "5");
+        }
+    }
+    t.deal();
+    while let Turn::Seat { seat, .. } = t.round.turn() {
+        let offered = t.round.legal_actions().decisions;
+        let d = if offered.contains(Decisions::HIT) {
+            Decision::Hit
+        } else if offered.contains(Decisions::DECLINE) {
+            Decision::Decline
+        } else {
+            Decision::Stand
+        };
+        t.ok(seat, d);
+    }
+    assert!(t.done());
+    let void = t
+        .index_of(|e| *e == Event::Voided)
+        .expect("the round is voided");
+    // A hand that busted before the shoe ran dry had lost at once (C-8); every stake
+    // still on the felt comes back.
+    for seat in 0..7 {
+        let busted: Money = t.sink.events[..void]
+            .iter()
+            .filter_map(|e| match e {
+                Event::Settled(s) if s.at.seat == seat && s.outcome == Outcome::Bust => {
+                    Some(s.stake)
+                }
+                _ => None,
+            })
+            .sum();
+        assert_eq!(t.net(seat), -busted);
+    }
+    assert!(t.sink.events[..void]
+        .iter()
+        .any(|e| matches!(e, Event::Settled(s) if s.outcome == Outcome::Returned)));
+    t.check();
+}
+
+#[test]
+fn c_12_a_full_table_whose_deal_fills_the_shoe_can_finish_a_round() {
+    // The largest table validation accepts for one deck: 25 spots, whose initial deal
+    // takes all 52 cards. With a dealer natural found at the peek the round finishes
+    // on those cards: the check refuses only tables that can never finish a round.
+    let r = rules_with("classic", |f| {
+        f.shoe.decks = 1;
+        f.table.seats = 5;
+        f.table.max_spots_per_player = 5;
+    });
+    let deck: Vec<felt_core::Card> = felt_core::shoe::full_decks(1).collect();
+    let (hole, up) = (cards("As")[0], cards("Kd")[0]);
+    let rest: Vec<felt_core::Card> = deck.into_iter().filter(|&c| c != hole && c != up).collect();
+    let mut stacked = rest[..25].to_vec();
+    stacked.push(hole);
+    stacked.extend_from_slice(&rest[25..]);
+    stacked.push(up);
+    assert_eq!(stacked.len(), 52);
+    let mut t = T::new(&r, 5, &stacked);
+    for seat in 0..5 {
+        for spot in 0..5 {
             t.bet(seat, spot, "5");
         }
     }
     t.deal();
     assert!(t.done());
-    assert!(t.sink.events.contains(&Event::Voided));
-    for seat in 0..7 {
-        assert_eq!(t.net(seat), Money::ZERO);
-    }
+    assert!(!t.sink.events.contains(&Event::Voided));
+    assert!(t.sink.events.contains(&Event::Peeked { natural: true }));
+    assert_eq!(t.round.shoe().remaining(), 0);
     t.check();
 }
 

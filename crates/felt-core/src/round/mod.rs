@@ -39,6 +39,15 @@ use serde::Serialize;
 /// enough from `i64::MAX` that no settlement can overflow.
 pub const MAX_BALANCE: Money = Money(10_000_000_000_000_000);
 
+/// The most one seat may receive in one round, over all its spots, hands and wagers
+/// (stakes returned included), that a rules file may make possible (10^18 cents):
+/// validation refuses a file whose pay tables and limits could pay more. A seat at
+/// [`MAX_BALANCE`] that receives it still fits an `i64`, and so does a house account
+/// at zero that pays it to every one of [`MAX_SEATS`] seats in one round.
+pub const MAX_ROUND_PAYOUT: Money = Money(1_000_000_000_000_000_000);
+const _: () = assert!(MAX_BALANCE.0 as i128 + (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
+const _: () = assert!(MAX_SEATS as i128 * (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
+
 /// The phase of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
