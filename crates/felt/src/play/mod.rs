@@ -115,6 +115,18 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         !matches!(a.deposit, Some(d) if d < Money::ZERO),
         "--deposit cannot be negative"
     );
+    let limit = felt_core::round::MAX_BALANCE;
+    anyhow::ensure!(
+        a.bankroll <= limit,
+        "--bankroll {}: a wallet holds at most {limit} (the engine's balance limit)",
+        a.bankroll
+    );
+    if let Some(d) = a.deposit {
+        anyhow::ensure!(
+            d <= limit,
+            "--deposit {d}: a wallet holds at most {limit} (the engine's balance limit)"
+        );
+    }
     // Every argument is checked, and the shoe file read, before the books are touched:
     // a bad one is refused and changes nothing.
     let players = seat_names(&a.player, a.seats);
@@ -180,6 +192,24 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         path.display(),
         ctx.table_id
     ));
+    // Every wallet is checked against the engine's balance limit before any deposit is
+    // written: a refused one leaves the books as they were.
+    if let Some(d) = a.deposit.filter(|d| *d > Money::ZERO) {
+        for name in &players {
+            let acc = Account::player(name.clone());
+            let now = if known.contains(&acc) {
+                store.balance(&acc)?
+            } else {
+                a.bankroll
+            };
+            let limit = felt_core::round::MAX_BALANCE;
+            anyhow::ensure!(
+                now.as_cents().saturating_add(d.as_cents()) <= limit.as_cents(),
+                "--deposit {d}: {name} holds {now}, and a wallet holds at most {limit} (the \
+                 engine's balance limit); nothing was deposited"
+            );
+        }
+    }
     for name in &players {
         let acc = Account::player(name.clone());
         if !known.contains(&acc) {
