@@ -1016,46 +1016,72 @@ fn c_10_an_unknown_side_bet_is_refused() {
 
 #[test]
 fn c_11_a_view_never_holds_the_hole_card_or_an_undealt_card() {
-    let mut t = T::new(
-        &rules("classic"),
-        2,
-        &stack(&["Th 6c", "9h 8c"], "Qd", "5s", "4h 3h 2h"),
+    // Two shoes that agree on every face-up card of the initial deal and differ in the
+    // hole card and in the undealt cards: what a seat sees must not tell them apart.
+    let deal = |hole: &str, rest: &str| {
+        let mut t = T::new(
+            &rules("classic"),
+            2,
+            &stack(&["Th 6c", "9h 8c"], hole, "5s", rest),
+        );
+        t.bet(0, 0, "10");
+        t.bet(1, 0, "10");
+        t.deal();
+        t
+    };
+    let mut a = deal("Qd", "4h 3h 2h");
+    let mut b = deal("2c", "Kc Ks Kh");
+    let undealt = |t: &T| t.round.shoe().undealt().to_vec();
+    assert_eq!(undealt(&a)[..3], cards("4h 3h 2h")[..]);
+    assert_eq!(undealt(&b)[..3], cards("Kc Ks Kh")[..]);
+    assert_ne!(undealt(&a), undealt(&b));
+    assert_ne!(
+        a.sink.events, b.sink.events,
+        "the house logs hold the hole card"
     );
-    t.bet(0, 0, "10");
-    t.bet(1, 0, "10");
-    t.deal();
-    let undealt: Vec<String> = t
-        .round
-        .shoe()
-        .undealt()
-        .iter()
-        .map(|c| format!("{c:?}"))
-        .collect();
+    let public = |t: &T| -> Vec<String> {
+        t.sink
+            .events
+            .iter()
+            .map(|e| serde_json::to_string(&e.public()).unwrap())
+            .collect()
+    };
+    assert_eq!(public(&a), public(&b));
+    let face_up = cards("Th 6c 9h 8c 5s");
     for seat in 0..2 {
-        let v = t.round.view(seat);
+        let v = a.round.view(seat);
         assert_eq!(v.dealer.hole, None);
         assert!(v.dealer.hole_face_down);
         let json = serde_json::to_string(&v).unwrap();
+        // Nothing in the view depends on the hole card or on an undealt card.
+        assert_eq!(json, serde_json::to_string(&b.round.view(seat)).unwrap());
         // The hole card (the only queen of diamonds dealt) appears nowhere.
         assert!(!json.contains("Queen"), "{json}");
-        // Every card in the view is a face-up dealt card: none of the next undealt ones.
-        let shown: Vec<String> = v
+        // The cards in the view are exactly the face-up cards dealt: no undealt one.
+        let mut shown: Vec<_> = v
             .spots
             .iter()
-            .flat_map(|s| s.hands.iter().flat_map(|h| h.cards.iter()))
-            .chain(v.dealer.cards.iter())
-            .map(|c| format!("{c:?}"))
+            .flat_map(|s| s.hands.iter().flat_map(|h| h.cards.iter().copied()))
+            .chain(v.dealer.cards.iter().copied())
             .collect();
-        assert_eq!(shown.len(), 5);
-        assert!(!json.contains("\"undealt\""));
-        let _ = &undealt;
+        shown.sort();
+        let mut want = face_up.clone();
+        want.sort();
+        assert_eq!(shown, want);
+        assert_eq!(v.shoe.remaining, undealt(&a).len());
+        assert!(!json.contains("undealt"), "{json}");
     }
-    assert!(t.round.view(0).legal.is_some());
-    assert!(t.round.view(1).legal.is_none());
-    t.ok(0, Decision::Stand);
-    t.ok(1, Decision::Stand);
-    let v = t.round.view(0);
-    assert_eq!(v.dealer.hole.map(|c| c.to_string()), Some("Qd".to_string()));
+    assert!(a.round.view(0).legal.is_some());
+    assert!(a.round.view(1).legal.is_none());
+    for t in [&mut a, &mut b] {
+        t.ok(0, Decision::Stand);
+        t.ok(1, Decision::Stand);
+    }
+    // Turned, the hole card is in every view, and the views part.
+    let hole = |t: &T| t.round.view(0).dealer.hole.map(|c| c.to_string());
+    assert_eq!(hole(&a), Some("Qd".to_string()));
+    assert_eq!(hole(&b), Some("2c".to_string()));
+    assert_ne!(public(&a), public(&b));
 }
 
 #[test]

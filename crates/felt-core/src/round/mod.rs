@@ -21,8 +21,8 @@ mod view;
 
 pub use action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
 pub use event::{
-    Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, Pays, Place,
-    Settlement, ShuffleWhy, Target, Why,
+    Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, ParsePaysError,
+    Pays, Place, PublicEvent, Settlement, ShuffleWhy, Target, Why,
 };
 pub use table::{Line, Progressive, SideBet, Table, TableError, MAX_SEATS, MAX_SIDE_BETS};
 pub use view::{DealerView, HandView, SideBetView, SpotView, View};
