@@ -283,7 +283,7 @@ fn c_2_a_payout_that_could_overflow_the_books_is_refused_at_its_line() {
         .unwrap()
         .payout_bound();
     assert_eq!(b.largest_key, "side_bets[0].pays[0].odds");
-    assert_eq!(b.largest, Money::cents(500_00 + 500_00 * 4_294_967_295));
+    assert_eq!(b.largest, Money::cents(50_000 + 50_000 * 4_294_967_295));
     assert_eq!(b.per_seat, Money::cents(3 * b.per_spot.as_cents()));
 
     // The blackjack payout and the insurance payout are bounded too.
@@ -317,7 +317,7 @@ fn c_2_every_preset_pays_within_the_bound_and_a_meter_line_is_bounded_by_the_met
         .unwrap()
         .unwrap()
         .payout_bound();
-    assert_eq!(ll.largest, Money::cents(500_500_00));
+    assert_eq!(ll.largest, Money::cents(50_050_000));
     // Blazing 7s: the 100% line pays the whole meter (taken at its bound), plus the
     // 1.00 stake on `to`.
     let b7 = presets::load("blazing-7s").unwrap().unwrap().payout_bound();
