@@ -1,6 +1,6 @@
 //! Short inline identifiers (side-bet ids, meter ids): `Copy`, no heap, serialized as text.
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// An identifier of at most [`ShortId::MAX_LEN`] bytes held inline, so that events
@@ -54,6 +54,19 @@ impl Serialize for ShortId {
     }
 }
 
+impl<'de> Deserialize<'de> for ShortId {
+    /// Reads the text back; refuses a text longer than [`ShortId::MAX_LEN`] bytes.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ShortId, D::Error> {
+        let t = String::deserialize(d)?;
+        ShortId::new(&t).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "the id `{t}` is longer than {} bytes",
+                ShortId::MAX_LEN
+            ))
+        })
+    }
+}
+
 impl PartialEq<str> for ShortId {
     fn eq(&self, other: &str) -> bool {
         self.as_str() == other
@@ -77,5 +90,8 @@ mod tests {
         assert_eq!(id, "blazing-7s");
         assert!(ShortId::new(&"x".repeat(32)).is_none());
         assert_eq!(ShortId::new("").unwrap().as_str(), "");
+        let back: ShortId = serde_json::from_str(&serde_json::to_string(&id).unwrap()).unwrap();
+        assert_eq!(back, id);
+        assert!(serde_json::from_str::<ShortId>(&format!("\"{}\"", "x".repeat(32))).is_err());
     }
 }

@@ -6,13 +6,13 @@
 
 use crate::id::ShortId;
 use crate::money::Money;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A meter's id, as the rules file names it (`[side_bets.progressive] meter`).
 pub type MeterId = ShortId;
 
 /// One change of a meter: its value before and after.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeterChange {
     /// The meter.
     pub id: MeterId,

@@ -278,6 +278,32 @@ impl Payout {
     }
 }
 
+/// Why a payout text was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a payout (write e.g. 3 to 2, 200 for 1)")]
+pub struct ParsePayoutError {
+    /// The text that was refused.
+    pub text: String,
+}
+
+impl FromStr for Payout {
+    type Err = ParsePayoutError;
+
+    /// Parses what [`Payout`]'s `Display` writes: `3 to 2` (stake returned as well) or
+    /// `200 for 1` (stake included); `a:b` reads as `a to b`.
+    fn from_str(s: &str) -> Result<Payout, ParsePayoutError> {
+        let err = || ParsePayoutError {
+            text: s.to_string(),
+        };
+        let (ratio, basis) = match s.split_once(" for ") {
+            Some((a, b)) => (format!("{a}:{b}"), Basis::For),
+            None => (s.to_string(), Basis::To),
+        };
+        let ratio: Ratio = ratio.parse().map_err(|_| err())?;
+        Ok(Payout { ratio, basis })
+    }
+}
+
 impl fmt::Display for Payout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = match self.basis {
@@ -317,6 +343,17 @@ mod tests {
         assert_eq!(Money(-105).to_string(), "-1.05");
         assert_eq!(Money(5).to_string(), "0.05");
         assert_eq!("3:2".parse::<Ratio>().unwrap(), Ratio::new(3, 2).unwrap());
+        for p in [
+            Payout::to(3, 2),
+            Payout {
+                ratio: Ratio::new(200, 1).unwrap(),
+                basis: Basis::For,
+            },
+        ] {
+            assert_eq!(p.to_string().parse::<Payout>(), Ok(p));
+        }
+        assert!("3 from 2".parse::<Payout>().is_err());
+        assert!("3 for 0".parse::<Payout>().is_err());
         assert!("3:0".parse::<Ratio>().is_err());
     }
 }

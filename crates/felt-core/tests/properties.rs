@@ -411,8 +411,12 @@ fn c_12_la_3_property_rule_variants() {
             f.side_bets[0].pays[4].basis = felt_core::Basis::For;
         }),
         variant("lucky-7", |f| {
+            // One deck, 3 seats of 7 spots (44 cards to deal; more seats could never
+            // finish a round and are refused): the shoe runs out, the rack is
+            // reshuffled, rounds are voided.
             f.shoe.decks = 1;
             f.shoe.penetration = 0.95;
+            f.table.seats = 3;
             f.table.max_spots_per_player = 7;
             f.player.max_split_hands = 8;
         }),

@@ -1016,46 +1016,72 @@ fn c_10_an_unknown_side_bet_is_refused() {
 
 #[test]
 fn c_11_a_view_never_holds_the_hole_card_or_an_undealt_card() {
-    let mut t = T::new(
-        &rules("classic"),
-        2,
-        &stack(&["Th 6c", "9h 8c"], "Qd", "5s", "4h 3h 2h"),
+    // Two shoes that agree on every face-up card of the initial deal and differ in the
+    // hole card and in the undealt cards: what a seat sees must not tell them apart.
+    let deal = |hole: &str, rest: &str| {
+        let mut t = T::new(
+            &rules("classic"),
+            2,
+            &stack(&["Th 6c", "9h 8c"], hole, "5s", rest),
+        );
+        t.bet(0, 0, "10");
+        t.bet(1, 0, "10");
+        t.deal();
+        t
+    };
+    let mut a = deal("Qd", "4h 3h 2h");
+    let mut b = deal("2c", "Kc Ks Kh");
+    let undealt = |t: &T| t.round.shoe().undealt().to_vec();
+    assert_eq!(undealt(&a)[..3], cards("4h 3h 2h")[..]);
+    assert_eq!(undealt(&b)[..3], cards("Kc Ks Kh")[..]);
+    assert_ne!(undealt(&a), undealt(&b));
+    assert_ne!(
+        a.sink.events, b.sink.events,
+        "the house logs hold the hole card"
     );
-    t.bet(0, 0, "10");
-    t.bet(1, 0, "10");
-    t.deal();
-    let undealt: Vec<String> = t
-        .round
-        .shoe()
-        .undealt()
-        .iter()
-        .map(|c| format!("{c:?}"))
-        .collect();
+    let public = |t: &T| -> Vec<String> {
+        t.sink
+            .events
+            .iter()
+            .map(|e| serde_json::to_string(&e.public()).unwrap())
+            .collect()
+    };
+    assert_eq!(public(&a), public(&b));
+    let face_up = cards("Th 6c 9h 8c 5s");
     for seat in 0..2 {
-        let v = t.round.view(seat);
+        let v = a.round.view(seat);
         assert_eq!(v.dealer.hole, None);
         assert!(v.dealer.hole_face_down);
         let json = serde_json::to_string(&v).unwrap();
+        // Nothing in the view depends on the hole card or on an undealt card.
+        assert_eq!(json, serde_json::to_string(&b.round.view(seat)).unwrap());
         // The hole card (the only queen of diamonds dealt) appears nowhere.
         assert!(!json.contains("Queen"), "{json}");
-        // Every card in the view is a face-up dealt card: none of the next undealt ones.
-        let shown: Vec<String> = v
+        // The cards in the view are exactly the face-up cards dealt: no undealt one.
+        let mut shown: Vec<_> = v
             .spots
             .iter()
-            .flat_map(|s| s.hands.iter().flat_map(|h| h.cards.iter()))
-            .chain(v.dealer.cards.iter())
-            .map(|c| format!("{c:?}"))
+            .flat_map(|s| s.hands.iter().flat_map(|h| h.cards.iter().copied()))
+            .chain(v.dealer.cards.iter().copied())
             .collect();
-        assert_eq!(shown.len(), 5);
-        assert!(!json.contains("\"undealt\""));
-        let _ = &undealt;
+        shown.sort();
+        let mut want = face_up.clone();
+        want.sort();
+        assert_eq!(shown, want);
+        assert_eq!(v.shoe.remaining, undealt(&a).len());
+        assert!(!json.contains("undealt"), "{json}");
     }
-    assert!(t.round.view(0).legal.is_some());
-    assert!(t.round.view(1).legal.is_none());
-    t.ok(0, Decision::Stand);
-    t.ok(1, Decision::Stand);
-    let v = t.round.view(0);
-    assert_eq!(v.dealer.hole.map(|c| c.to_string()), Some("Qd".to_string()));
+    assert!(a.round.view(0).legal.is_some());
+    assert!(a.round.view(1).legal.is_none());
+    for t in [&mut a, &mut b] {
+        t.ok(0, Decision::Stand);
+        t.ok(1, Decision::Stand);
+    }
+    // Turned, the hole card is in every view, and the views part.
+    let hole = |t: &T| t.round.view(0).dealer.hole.map(|c| c.to_string());
+    assert_eq!(hole(&a), Some("Qd".to_string()));
+    assert_eq!(hole(&b), Some("2c".to_string()));
+    assert_ne!(public(&a), public(&b));
 }
 
 #[test]
@@ -1242,22 +1268,85 @@ fn c_12_a_csm_takes_every_card_back_and_reshuffles_before_every_round() {
 
 #[test]
 fn c_12_a_shoe_that_runs_dry_with_an_empty_rack_voids_the_round() {
+    // One deck at a full table of 7 seats x 3 spots: the initial deal takes 44 of the
+    // 52 cards (a table whose deal alone exceeds the shoe is refused by validation);
+    // every hand hits while it may, and the 8 cards left run out with nothing in the
+    // rack (a stacked shoe burns nothing).
     let r = rules_with("classic", |f| {
         f.shoe.decks = 1;
-        f.table.max_spots_per_player = 7;
+        f.table.max_spots_per_player = 3;
     });
     let mut t = T::new(&r, 7, &[]);
     for seat in 0..7 {
-        for spot in 0..7 {
+        for spot in 0..3 {
+            t.bet(seat, spot, "5");
+        }
+    }
+    t.deal();
+    while let Turn::Seat { seat, .. } = t.round.turn() {
+        let offered = t.round.legal_actions().decisions;
+        let d = if offered.contains(Decisions::HIT) {
+            Decision::Hit
+        } else if offered.contains(Decisions::DECLINE) {
+            Decision::Decline
+        } else {
+            Decision::Stand
+        };
+        t.ok(seat, d);
+    }
+    assert!(t.done());
+    let void = t
+        .index_of(|e| *e == Event::Voided)
+        .expect("the round is voided");
+    // A hand that busted before the shoe ran dry had lost at once (C-8); every stake
+    // still on the felt comes back.
+    for seat in 0..7 {
+        let busted: Money = t.sink.events[..void]
+            .iter()
+            .filter_map(|e| match e {
+                Event::Settled(s) if s.at.seat == seat && s.outcome == Outcome::Bust => {
+                    Some(s.stake)
+                }
+                _ => None,
+            })
+            .sum();
+        assert_eq!(t.net(seat), -busted);
+    }
+    assert!(t.sink.events[..void]
+        .iter()
+        .any(|e| matches!(e, Event::Settled(s) if s.outcome == Outcome::Returned)));
+    t.check();
+}
+
+#[test]
+fn c_12_a_full_table_whose_deal_fills_the_shoe_can_finish_a_round() {
+    // The largest table validation accepts for one deck: 25 spots, whose initial deal
+    // takes all 52 cards. With a dealer natural found at the peek the round finishes
+    // on those cards: the check refuses only tables that can never finish a round.
+    let r = rules_with("classic", |f| {
+        f.shoe.decks = 1;
+        f.table.seats = 5;
+        f.table.max_spots_per_player = 5;
+    });
+    let deck: Vec<felt_core::Card> = felt_core::shoe::full_decks(1).collect();
+    let (hole, up) = (cards("As")[0], cards("Kd")[0]);
+    let rest: Vec<felt_core::Card> = deck.into_iter().filter(|&c| c != hole && c != up).collect();
+    let mut stacked = rest[..25].to_vec();
+    stacked.push(hole);
+    stacked.extend_from_slice(&rest[25..]);
+    stacked.push(up);
+    assert_eq!(stacked.len(), 52);
+    let mut t = T::new(&r, 5, &stacked);
+    for seat in 0..5 {
+        for spot in 0..5 {
             t.bet(seat, spot, "5");
         }
     }
     t.deal();
     assert!(t.done());
-    assert!(t.sink.events.contains(&Event::Voided));
-    for seat in 0..7 {
-        assert_eq!(t.net(seat), Money::ZERO);
-    }
+    assert!(!t.sink.events.contains(&Event::Voided));
+    assert!(t.sink.events.contains(&Event::Peeked { natural: true }));
+    assert_eq!(t.round.shoe().remaining(), 0);
     t.check();
 }
 

@@ -244,6 +244,24 @@ pub enum StoreError {
         amount: Money,
     },
 
+    /// A deposit (or any movement outside a round) would take a player's wallet above
+    /// the engine's balance limit ([`felt_core::round::MAX_BALANCE`]): the engine could
+    /// not seat that player afterwards, so the books refuse it before writing.
+    #[error(
+        "{account} holds {balance}: {amount} more would take it above {limit}, the most a \
+         player's wallet may hold (the engine's balance limit); nothing was written"
+    )]
+    BalanceLimit {
+        /// The account, as shown to a user (`player alice`).
+        account: String,
+        /// Its balance before the movement.
+        balance: Money,
+        /// The amount asked.
+        amount: Money,
+        /// The limit.
+        limit: Money,
+    },
+
     /// A text the books store as JSON is not JSON.
     #[error(
         "the {what} is not valid JSON ({detail}): this is a bug in the caller; nothing was written"

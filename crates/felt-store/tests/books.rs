@@ -145,6 +145,82 @@ fn deposits_withdrawals_and_refusals() {
 }
 
 #[test]
+fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works() {
+    use felt_core::round::MAX_BALANCE;
+    let (_d, mut s) = fresh();
+    s.deposit("alice", c(100_00)).unwrap();
+    let before = s.balances().unwrap();
+    let history = s.history(10).unwrap().len();
+
+    // One cent more than the limit allows, and an amount that would overflow i64.
+    for amount in [
+        MAX_BALANCE - c(100_00) + c(1),
+        Money::cents(i64::MAX - 1_00),
+    ] {
+        let e = s.deposit("alice", amount).unwrap_err();
+        match &e {
+            StoreError::BalanceLimit {
+                account,
+                balance,
+                amount: a,
+                limit,
+            } => {
+                assert_eq!(account, "player alice");
+                assert_eq!(*balance, c(100_00));
+                assert_eq!(*a, amount);
+                assert_eq!(*limit, MAX_BALANCE);
+            }
+            other => panic!("not a balance-limit refusal: {other}"),
+        }
+        let shown = e.to_string();
+        assert!(
+            shown.contains("player alice holds 100.00")
+                && shown.contains(&amount.to_string())
+                && shown.contains("100000000000000.00")
+                && shown.contains("nothing was written"),
+            "{shown}"
+        );
+        // Nothing was written: not the wallet, not the cashier, not a ledger row.
+        assert_eq!(s.balances().unwrap(), before);
+        assert_sound(&s);
+    }
+    // A batch whose second movement breaks the limit writes none of them.
+    let e = s
+        .post(&[
+            Movement::new(
+                Account::Cashier,
+                Account::player("bob"),
+                c(5_00),
+                K::Deposit,
+            ),
+            Movement::new(
+                Account::Cashier,
+                Account::player("alice"),
+                MAX_BALANCE,
+                K::Deposit,
+            ),
+        ])
+        .unwrap_err();
+    assert!(matches!(e, StoreError::BalanceLimit { .. }), "{e}");
+    assert_eq!(s.balances().unwrap(), before);
+    assert_eq!(s.history(10).unwrap().len(), history);
+
+    // Up to the limit exactly is taken, and the engine seats the player with it: the
+    // next session works.
+    s.deposit("alice", MAX_BALANCE - c(100_00)).unwrap();
+    let balance = s.balance(&Account::player("alice")).unwrap();
+    assert_eq!(balance, MAX_BALANCE);
+    let rules = felt_core::presets::load("classic").unwrap().unwrap();
+    let table = felt_core::Table::new(&rules).unwrap();
+    let rng = <rand_chacha::ChaCha20Rng as rand_chacha::rand_core::SeedableRng>::seed_from_u64(1);
+    assert!(table.round(table.new_shoe(), rng, &[balance]).is_ok());
+    assert!(s.deposit("alice", c(1)).is_err());
+    // A withdrawal below the limit is never refused by it.
+    s.withdraw("alice", c(1)).unwrap();
+    assert_sound(&s);
+}
+
+#[test]
 fn a_step_that_fails_halfway_leaves_nothing() {
     let (_d, mut s) = fresh();
     s.deposit("alice", c(10_00)).unwrap();

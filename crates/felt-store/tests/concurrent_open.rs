@@ -56,7 +56,11 @@ fn concurrent_creators_of_new_books_all_open_them() {
         let failures = race(&path, 4, 0);
         assert!(failures.is_empty(), "try {t}: {failures:#?}");
         let s = SqliteStore::open_read_only(&path).unwrap();
-        assert_eq!(s.migrations().unwrap().len() as i64, LATEST, "each migration applied once");
+        assert_eq!(
+            s.migrations().unwrap().len() as i64,
+            LATEST,
+            "each migration applied once"
+        );
         assert_eq!(s.balances().unwrap().len(), 5, "4 players and the cashier");
         assert!(s.check_books().unwrap().is_sound());
     }

@@ -172,6 +172,104 @@ fn play_with_a_bad_shoe_file_or_name_changes_nothing_in_the_books() {
 }
 
 #[test]
+fn play_refuses_a_deposit_above_the_balance_limit_and_the_next_session_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("b.db");
+    let db_arg = db.to_str().unwrap();
+    // Above the limit on its own: refused before the books are even created.
+    let e = refused(&[
+        "play",
+        "classic",
+        "--db",
+        db_arg,
+        "--bankroll",
+        "100000000000000.01",
+    ]);
+    assert!(
+        e.contains("--bankroll 100000000000000.01") && e.contains("100000000000000.00"),
+        "{e}"
+    );
+    let e = refused(&[
+        "play",
+        "classic",
+        "--db",
+        db_arg,
+        "--deposit",
+        "100000000000000.01",
+    ]);
+    assert!(e.contains("--deposit 100000000000000.01"), "{e}");
+    assert!(!db.exists(), "the books were created for a refused session");
+
+    // A known player's balance plus the deposit is checked before anything is written.
+    let o = felt(
+        &["play", "classic", "--db", db_arg],
+        "q
+",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let before = books(&db);
+    let e = refused(&[
+        "play",
+        "classic",
+        "--db",
+        db_arg,
+        "--deposit",
+        "99999999999000.01",
+    ]);
+    assert!(
+        e.contains("player holds 1000.00") && e.contains("nothing was deposited"),
+        "{e}"
+    );
+    assert_eq!(books(&db), before);
+
+    // The next session plays rounds on the books as they were.
+    let o = felt(
+        &["play", "classic", "--db", db_arg, "--seed", "3"],
+        &format!("{}q\n", "10\nn\ns\n".repeat(2)),
+    );
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("Seat 1 balance:"), "{out}");
+    assert!(!out.contains("deposited"), "{out}");
+
+    // A deposit up to the limit exactly is taken, and the table opens with it.
+    let o = felt(
+        &["play", "classic", "--db", db_arg, "--deposit", "1.00"],
+        "q\n",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let now: serde_json::Value = serde_json::from_str(&books(&db)).unwrap();
+    let held: felt_core::Money = now["balances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["account"]["kind"] == "player")
+        .and_then(|b| b["balance"].as_str())
+        .unwrap_or_else(|| panic!("no player balance in {now}"))
+        .parse()
+        .unwrap();
+    let to_limit = (felt_core::round::MAX_BALANCE - held).to_string();
+    let o = felt(
+        &["play", "classic", "--db", db_arg, "--deposit", &to_limit],
+        "q\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        out.contains("leaves the table with 100000000000000.00"),
+        "{out}"
+    );
+}
+
+#[test]
 fn a_reader_that_goes_away_is_not_a_crash() {
     // `felt strategy classic --ev | head -1`: the pipe closes before felt writes.
     let mut child = common::command(["strategy", "classic", "--ev"], common::NO_DB)

@@ -7,7 +7,7 @@ use crate::id::ShortId;
 use crate::meter::MeterChange;
 use crate::money::{Basis, Money, Payout};
 use crate::sidebet::HandName;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Receives a round's events as they happen.
 pub trait EventSink {
@@ -49,7 +49,7 @@ impl<T: EventSink + ?Sized> EventSink for &mut T {
 
 /// A hand at the table: seat (0 = the dealer's left), the seat's spot, the spot's
 /// hand (0 unless split; a resplit hand sits right after its source).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
     /// Seat, 0 = first on the dealer's left.
     pub seat: u8,
@@ -60,7 +60,7 @@ pub struct Place {
 }
 
 /// Who receives a card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "who", rename_all = "kebab-case")]
 pub enum Target {
     /// A player's hand.
@@ -70,7 +70,7 @@ pub enum Target {
 }
 
 /// An account chips move between. The ledger of a round balances to zero.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "account", rename_all = "kebab-case")]
 pub enum Account {
     /// A seat's bankroll.
@@ -90,7 +90,7 @@ pub enum Account {
 }
 
 /// Which wager a movement or a settlement concerns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BetKind {
     /// The main blackjack wager of a hand (its double included at settlement).
@@ -106,7 +106,7 @@ pub enum BetKind {
 }
 
 /// Why chips moved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Why {
     /// A wager placed.
@@ -130,7 +130,7 @@ pub enum Why {
 }
 
 /// One movement of chips.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Move {
     /// Paid from.
     pub from: Account,
@@ -147,7 +147,7 @@ pub struct Move {
 }
 
 /// How a wager ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
     /// Won (side bet line, insurance, main hand).
@@ -198,8 +198,49 @@ impl Serialize for Pays {
     }
 }
 
+impl<'de> Deserialize<'de> for Pays {
+    /// Reads the text [`Pays`] serializes to: `3 to 2`, `200 for 1`,
+    /// `10% of meter, stake returned` or `100% of meter, stake included`.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Pays, D::Error> {
+        let t = String::deserialize(d)?;
+        t.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Why a payout text of an event was not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{text}` is not a payout (write e.g. 3 to 2, 200 for 1, or 10% of meter, stake returned)")]
+pub struct ParsePaysError {
+    /// The text that was refused.
+    pub text: String,
+}
+
+impl std::str::FromStr for Pays {
+    type Err = ParsePaysError;
+
+    fn from_str(s: &str) -> Result<Pays, ParsePaysError> {
+        let err = || ParsePaysError {
+            text: s.to_string(),
+        };
+        let Some((percent, basis)) = s.split_once("% of meter, ") else {
+            return s.parse().map(Pays::Odds).map_err(|_| err());
+        };
+        let basis = match basis {
+            "stake returned" => Basis::To,
+            "stake included" => Basis::For,
+            _ => return Err(err()),
+        };
+        let percent: u8 = percent
+            .parse()
+            .ok()
+            .filter(|p| percent.bytes().all(|b| b.is_ascii_digit()) && (1..=100).contains(p))
+            .ok_or_else(err)?;
+        Ok(Pays::Meter { percent, basis })
+    }
+}
+
 /// A wager settled: the summary line of the chip movements just before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settlement {
     /// The hand.
     pub at: Place,
@@ -218,7 +259,7 @@ pub struct Settlement {
 }
 
 /// Why a meter changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MeterWhy {
     /// A wager's increment (B7-1).
@@ -230,7 +271,7 @@ pub enum MeterWhy {
 }
 
 /// Why the shoe was shuffled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ShuffleWhy {
     /// A new shoe's first shuffle.
@@ -244,7 +285,7 @@ pub enum ShuffleWhy {
 }
 
 /// One thing that happened in a round. `Copy`: building one never allocates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
     /// Betting opened for round `round`.
@@ -350,11 +391,128 @@ pub enum Event {
 }
 
 impl Event {
-    /// Whether every player may see this event (a face-down card is not public).
+    /// Whether every player may see this event as it is (a face-down card is not
+    /// public: [`Event::public`] gives what a player may see of it).
     pub fn is_public(&self) -> bool {
         !matches!(
             self,
             Event::Dealt { face_up: false, .. } | Event::Burned { face_up: false, .. }
         )
+    }
+
+    /// What a player at the table (any seat, or an onlooker) may see of this event
+    /// (C-11): the event itself, except that a card dealt or burned face down carries
+    /// no card. This is each seat's view of the log: every other event is public by the
+    /// rules (players' cards are dealt face up, C-4; the peek announces whether the
+    /// dealer has a natural, C-6; the hole card is shown when it is turned; chips,
+    /// meters and decisions are on the table), so no seat sees more than another. The
+    /// full log (the house's, for the operator and the books) keeps the cards.
+    ///
+    /// A front end (a terminal's events file, a server's stream to a player) calls this
+    /// once per event and writes the result; it serializes like [`Event`], without the
+    /// `card` key of a face-down card, and reads back with serde.
+    #[inline]
+    pub fn public(&self) -> PublicEvent {
+        match *self {
+            Event::Dealt {
+                to,
+                face_up: false,
+                side_bet_only,
+                ..
+            } => PublicEvent::DealtFaceDown { to, side_bet_only },
+            Event::Burned { face_up: false, .. } => PublicEvent::BurnedFaceDown,
+            e => PublicEvent::Shown(e),
+        }
+    }
+}
+
+/// An event as a player may see it ([`Event::public`]): the event, or a face-down
+/// card without its value.
+///
+/// JSON: a shown event is written exactly as [`Event`]; a face-down card as
+/// `{"event":"dealt","to":{"who":"dealer"},"face_up":false,"side_bet_only":false}` or
+/// `{"event":"burned","face_up":false}` (no `card` key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PublicEvent {
+    /// An event every player sees as the house log holds it.
+    Shown(Event),
+    /// A card dealt face down (the dealer's hole card): to whom, not which card.
+    DealtFaceDown {
+        /// Who received it.
+        to: Target,
+        /// The third card of a 7s bet on a dealer natural (B7-4).
+        side_bet_only: bool,
+    },
+    /// A card burned face down: that it happened, not which card.
+    BurnedFaceDown,
+}
+
+impl PublicEvent {
+    /// The event, when it is shown whole.
+    pub fn event(&self) -> Option<&Event> {
+        match self {
+            PublicEvent::Shown(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// The JSON form of a face-down card in a player's view.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "kebab-case", deny_unknown_fields)]
+enum FaceDown {
+    Dealt {
+        to: Target,
+        face_up: bool,
+        side_bet_only: bool,
+    },
+    Burned {
+        face_up: bool,
+    },
+}
+
+impl Serialize for PublicEvent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            PublicEvent::Shown(e) => e.serialize(s),
+            PublicEvent::DealtFaceDown { to, side_bet_only } => FaceDown::Dealt {
+                to,
+                face_up: false,
+                side_bet_only,
+            }
+            .serialize(s),
+            PublicEvent::BurnedFaceDown => FaceDown::Burned { face_up: false }.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PublicEvent {
+    /// Reads what [`PublicEvent`] writes. A face-down card written without its value
+    /// must say `"face_up": false`; an event that carries its card is read as shown.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PublicEvent, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Shown(Event),
+            FaceDown(FaceDown),
+        }
+        let raw = Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom(
+                "not an event of a player's view (a known `event` with its fields; only a \
+                 face-down card may leave out `card`)",
+            )
+        })?;
+        match raw {
+            Raw::Shown(e) => Ok(PublicEvent::Shown(e)),
+            Raw::FaceDown(FaceDown::Dealt {
+                to,
+                face_up: false,
+                side_bet_only,
+            }) => Ok(PublicEvent::DealtFaceDown { to, side_bet_only }),
+            Raw::FaceDown(FaceDown::Burned { face_up: false }) => Ok(PublicEvent::BurnedFaceDown),
+            Raw::FaceDown(_) => Err(serde::de::Error::custom(
+                "a card dealt or burned face up carries its `card`",
+            )),
+        }
     }
 }

@@ -21,8 +21,8 @@ mod view;
 
 pub use action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
 pub use event::{
-    Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, Pays, Place,
-    Settlement, ShuffleWhy, Target, Why,
+    Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, ParsePaysError,
+    Pays, Place, PublicEvent, Settlement, ShuffleWhy, Target, Why,
 };
 pub use table::{Line, Progressive, SideBet, Table, TableError, MAX_SEATS, MAX_SIDE_BETS};
 pub use view::{DealerView, HandView, SideBetView, SpotView, View};
@@ -38,6 +38,15 @@ use serde::Serialize;
 /// The largest balance a seat may hold (10^16 cents): far beyond any table, and far
 /// enough from `i64::MAX` that no settlement can overflow.
 pub const MAX_BALANCE: Money = Money(10_000_000_000_000_000);
+
+/// The most one seat may receive in one round, over all its spots, hands and wagers
+/// (stakes returned included), that a rules file may make possible (10^18 cents):
+/// validation refuses a file whose pay tables and limits could pay more. A seat at
+/// [`MAX_BALANCE`] that receives it still fits an `i64`, and so does a house account
+/// at zero that pays it to every one of [`MAX_SEATS`] seats in one round.
+pub const MAX_ROUND_PAYOUT: Money = Money(1_000_000_000_000_000_000);
+const _: () = assert!(MAX_BALANCE.0 as i128 + (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
+const _: () = assert!(MAX_SEATS as i128 * (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
 
 /// The phase of a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

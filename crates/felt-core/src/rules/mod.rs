@@ -18,6 +18,29 @@ use serde::{Deserialize, Serialize};
 /// cut card.
 pub const PENETRATION: std::ops::RangeInclusive<f64> = 0.1..=0.95;
 
+/// The most a progressive meter is taken to hold when validation bounds what a meter
+/// line can pay (10^16 cents, the engine's balance limit
+/// [`crate::round::MAX_BALANCE`]). A rules file gives a meter no cap: it starts at its
+/// reset value (which validation holds to this bound) and grows only by the wagers'
+/// increments, each at most a side bet's minimum, so it comes near the bound only after
+/// some 10^7 wagers of the largest size the limits allow.
+pub const METER_BOUND: Money = crate::round::MAX_BALANCE;
+
+/// What validation works out about a game's money ([`Rules::payout_bound`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PayoutBound {
+    /// The largest amount one settlement can hand a player, stake included.
+    pub largest: Money,
+    /// The key of the rule that gives it, e.g. `side_bets[0].pays[0].odds`.
+    pub largest_key: String,
+    /// The most one betting spot can receive in one round (main hands, insurance and
+    /// every side bet at their maxima and best lines).
+    pub per_spot: Money,
+    /// The most one seat can receive in one round: `per_spot` times the spots a seat
+    /// may play. Never above [`crate::round::MAX_ROUND_PAYOUT`].
+    pub per_seat: Money,
+}
+
 /// A validated game: only [`Rules::from_toml`] (or [`Rules::preset`]) makes one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rules {
@@ -104,6 +127,19 @@ impl Rules {
         // Serialising plain structs of strings, numbers, booleans and arrays cannot
         // fail; an empty text would be refused when read back, never taken as rules.
         toml::to_string(&self.spec).unwrap_or_default()
+    }
+
+    /// The largest payouts these rules make possible, as validation bounds them (a
+    /// meter line's share is taken of [`METER_BOUND`]).
+    pub fn payout_bound(&self) -> PayoutBound {
+        let b = validate::bound(&self.spec);
+        let money = |v: i128| Money::cents(i64::try_from(v).unwrap_or(i64::MAX));
+        PayoutBound {
+            largest: money(b.largest),
+            largest_key: b.key.clone(),
+            per_spot: money(b.per_spot),
+            per_seat: money(b.per_seat()),
+        }
     }
 }
 

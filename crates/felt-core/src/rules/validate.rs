@@ -1,7 +1,8 @@
 //! Cross-field checks that make a [`super::RulesFile`] a playable game.
 
 use super::{PayLine, RulesFile, SideBetRules};
-use crate::money::Money;
+use crate::money::{Basis, Money, Ratio};
+use crate::round::{MAX_BALANCE, MAX_ROUND_PAYOUT};
 use crate::sidebet::SideBetKind;
 
 type Refusal = (String, String);
@@ -86,8 +87,11 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
     if !(1..=7).contains(&t.max_spots_per_player) {
         return refuse("table.max_spots_per_player", "1 to 7 spots per player");
     }
+    check_full_table(f)?;
     let m = &f.main_bet;
     check_limits("main_bet", m.min, m.max, m.increment)?;
+    check_ratio("main_bet.blackjack_pays", m.blackjack_pays)?;
+    check_ratio("insurance.pays", f.insurance.pays)?;
     if m.blackjack_pays.num == 0 {
         return refuse("main_bet.blackjack_pays", "a natural must pay something");
     }
@@ -120,6 +124,205 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
         }
         ids.push(&b.id);
         validate_side_bet(&key, b)?;
+    }
+    check_payouts(f)
+}
+
+/// A ratio whose denominator is zero (possible in a file changed in code) is refused
+/// before anything divides by it.
+fn check_ratio(key: &str, r: Ratio) -> Result<(), Refusal> {
+    if r.den == 0 {
+        return refuse(key, format!("the ratio {r} divides by zero"));
+    }
+    Ok(())
+}
+
+/// Refuses a table whose initial deal alone, at a full table, needs more cards than
+/// the shoe holds: every round at a full table would be voided.
+///
+/// A round is voided only when it needs a card and neither the shoe nor the discard
+/// rack has one (`Round::draw_reshuffled`): when the undealt cards run out, the rack
+/// (burned cards and earlier rounds' cards) is shuffled and dealt on, so a round can
+/// hold every card of the shoe, `decks * 52`, burns included, and is voided exactly
+/// when it needs one more. The fewest cards a round at a full table can need is its
+/// initial deal (two a spot, two for the dealer): the round can end there (a dealer
+/// natural, or every hand standing against a dealer 17). So a table is refused when
+/// that deal exceeds the shoe, and only then: a worst case over every card sequence
+/// (a hand can take up to 21 cards: twenty aces and one more) would refuse every
+/// preset, whose rounds almost never come near the shoe's size.
+fn check_full_table(f: &RulesFile) -> Result<(), Refusal> {
+    let (decks, seats, spots) = (
+        u32::from(f.shoe.decks),
+        u32::from(f.table.seats),
+        u32::from(f.table.max_spots_per_player),
+    );
+    let cards = decks * 52;
+    let deal = 2 * seats * spots + 2;
+    if deal > cards {
+        let need = deal.div_ceil(52);
+        return refuse(
+            "shoe.decks",
+            format!(
+                "a full table ({seats} seats x {spots} spots = {} spots) needs {deal} cards for \
+                 the initial deal alone (2 a spot and 2 for the dealer), but {decks} deck(s) \
+                 hold {cards}: every round at a full table would be voided; use at least \
+                 {need} decks, or fewer seats or spots per player",
+                seats * spots
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The value a progressive meter is taken to hold, at most, when a meter line's payout
+/// is bounded ([`super::METER_BOUND`]).
+const METER: i128 = super::METER_BOUND.as_cents() as i128;
+
+/// The money bound of a rules file (see [`super::PayoutBound`]), in wide integers so
+/// that no file, however large its numbers, overflows the computation.
+pub(super) struct Bound {
+    /// The largest single settlement, stake returned included.
+    pub largest: i128,
+    /// The key of the rule that gives it.
+    pub key: String,
+    /// What one spot can receive in one round, at most.
+    pub per_spot: i128,
+    /// Spots one seat may play.
+    pub spots: i128,
+}
+
+impl Bound {
+    /// What one seat can receive in one round, at most.
+    pub fn per_seat(&self) -> i128 {
+        self.per_spot * self.spots
+    }
+
+    fn candidate(&mut self, amount: i128, key: impl FnOnce() -> String) {
+        if amount > self.largest {
+            self.largest = amount;
+            self.key = key();
+        }
+    }
+}
+
+/// `stake * r` rounded down (`r.den` is not zero: checked before).
+fn times(stake: i128, r: Ratio) -> i128 {
+    stake * i128::from(r.num) / i128::from(r.den.max(1))
+}
+
+/// The stake plus `stake * r` (`to`) or `stake * r` (`for`).
+fn returned(stake: i128, r: Ratio, basis: Basis) -> i128 {
+    match basis {
+        Basis::To => stake + times(stake, r),
+        Basis::For => times(stake, r),
+    }
+}
+
+/// The most any settlement can hand back, and the most one seat can receive in one
+/// round, from the rules alone (the file's other checks have passed):
+///
+/// - a main hand: its stake is at most the maximum, twice that once doubled (a double
+///   is never more than the bet); a win pays 1:1, a natural (never doubled or split)
+///   the blackjack payout, even money 1:1. A spot holds at most `max_split_hands`
+///   hands; a natural and a split cannot both happen on one spot.
+/// - insurance: at most half the maximum bet, paid at the insurance ratio.
+/// - a side bet: its maximum paid at the best line of its pay table; a meter line pays
+///   at most its share of [`super::METER_BOUND`] (plus the stake on `to`).
+///
+/// A spot can win its main hands, its insurance and every side bet in one round; a seat
+/// plays at most `max_spots_per_player` spots.
+pub(super) fn bound(f: &RulesFile) -> Bound {
+    let m = &f.main_bet;
+    let max = i128::from(m.max.as_cents());
+    let mut b = Bound {
+        largest: 0,
+        key: "main_bet.max".to_string(),
+        per_spot: 0,
+        spots: i128::from(f.table.max_spots_per_player),
+    };
+    let doubled = if f.player.double == super::DoubleOn::None {
+        max
+    } else {
+        2 * max
+    };
+    let hand = 2 * doubled;
+    let natural = returned(max, m.blackjack_pays, Basis::To);
+    b.candidate(hand, || "main_bet.max".to_string());
+    b.candidate(natural, || "main_bet.blackjack_pays".to_string());
+    let hands = i128::from(f.player.max_split_hands.max(1));
+    let mut spot = (hands * hand).max(natural).max(2 * max);
+    if f.insurance.offer != super::InsuranceOffer::Off {
+        let ins = returned((max + 1) / 2, f.insurance.pays, Basis::To);
+        b.candidate(ins, || "insurance.pays".to_string());
+        spot += ins;
+    }
+    for (i, bet) in f.side_bets.iter().enumerate() {
+        let stake = i128::from(bet.max.as_cents());
+        let mut best = 0;
+        for (j, line) in bet.pays.iter().enumerate() {
+            let (amount, field) = match (line.odds, line.meter_percent) {
+                (Some(r), _) => (returned(stake, r, line.basis), "odds"),
+                (None, Some(p)) => {
+                    let share = METER * i128::from(p.min(100)) / 100;
+                    let back = if line.basis == Basis::To { stake } else { 0 };
+                    (share + back, "meter_percent")
+                }
+                (None, None) => (0, "odds"),
+            };
+            b.candidate(amount, || format!("side_bets[{i}].pays[{j}].{field}"));
+            best = best.max(amount);
+        }
+        spot += best;
+    }
+    b.per_spot = spot;
+    b
+}
+
+/// `cents` as an amount (`12.50`), for any width.
+fn show(cents: i128) -> String {
+    let sign = if cents < 0 { "-" } else { "" };
+    let a = cents.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
+}
+
+/// Refuses a file whose payouts could overflow what the engine and the books hold:
+/// what one seat can receive in one round must not exceed [`MAX_ROUND_PAYOUT`] (so a
+/// balance at [`MAX_BALANCE`] plus a round's winnings, and a house paying every seat,
+/// stay within 64-bit cents). The error names the rule of the largest payout.
+fn check_payouts(f: &RulesFile) -> Result<(), Refusal> {
+    for (i, b) in f.side_bets.iter().enumerate() {
+        if let Some(p) = &b.progressive {
+            if p.reset > super::METER_BOUND {
+                return refuse(
+                    format!("side_bets[{i}].progressive.reset"),
+                    format!(
+                        "a meter's reset value is at most {} (the engine's balance limit), \
+                         not {}",
+                        super::METER_BOUND,
+                        p.reset
+                    ),
+                );
+            }
+        }
+    }
+    let b = bound(f);
+    let seat = b.per_seat();
+    if seat > i128::from(MAX_ROUND_PAYOUT.as_cents()) {
+        return refuse(
+            b.key.clone(),
+            format!(
+                "one payout here can reach {} and one seat's payouts in one round {} \
+                 ({} spot(s) x {} a spot), above {}, the most the engine and the books can \
+                 hold for a round (balances are at most {}): lower this payout or the \
+                 bet's maximum",
+                show(b.largest),
+                show(seat),
+                b.spots,
+                show(b.per_spot),
+                MAX_ROUND_PAYOUT,
+                MAX_BALANCE
+            ),
+        );
     }
     Ok(())
 }
@@ -237,6 +440,10 @@ fn validate_line(key: &str, kind: SideBetKind, line: &PayLine) -> Result<(), Ref
         (Some(_), Some(_)) | (None, None) => refuse(
             key,
             "a pay line has exactly one of `odds` and `meter_percent`",
+        ),
+        (Some(r), None) if r.den == 0 => refuse(
+            format!("{key}.odds"),
+            format!("the odds {r} divide by zero"),
         ),
         (Some(r), None) if r.num == 0 => refuse(format!("{key}.odds"), "odds must be positive"),
         (None, Some(p)) if !(1..=100).contains(&p) => refuse(

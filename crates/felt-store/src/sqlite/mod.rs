@@ -28,6 +28,7 @@ use crate::model::{
 use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;
+use felt_core::round::MAX_BALANCE;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -563,9 +564,26 @@ fn too_large(m: &Movement) -> Fail {
     .into()
 }
 
+/// Whether a movement may take a player's wallet above the engine's balance limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    /// Refused above the limit: movements outside a round (deposits, adjustments),
+    /// which nothing forces the books to take.
+    Checked,
+    /// Taken whatever the limit: a round's own money (its settlements and refunds),
+    /// which the engine has already moved and the books must record.
+    Round,
+}
+
 /// Writes one movement: an entry, its two postings, the kept balances and meter
 /// counters. The caller has validated it.
-fn apply_movement(tx: &Connection, m: &Movement, round: Option<i64>, step: Option<i64>) -> R<i64> {
+fn apply_movement(
+    tx: &Connection,
+    m: &Movement,
+    round: Option<i64>,
+    step: Option<i64>,
+    limit: Limit,
+) -> R<i64> {
     let amount = m.amount.as_cents();
     let from = ensure_account(tx, &m.from)?;
     let to = ensure_account(tx, &m.to)?;
@@ -576,6 +594,18 @@ fn apply_movement(tx: &Connection, m: &Movement, round: Option<i64>, step: Optio
             account: m.from.to_string(),
             balance: Money::cents(from_bal),
             amount: m.amount,
+        }
+        .into());
+    }
+    if limit == Limit::Checked
+        && matches!(m.to, Account::Player(_))
+        && !matches!(to_bal.checked_add(amount), Some(b) if b <= MAX_BALANCE.as_cents())
+    {
+        return Err(StoreError::BalanceLimit {
+            account: m.to.to_string(),
+            balance: Money::cents(to_bal),
+            amount: m.amount,
+            limit: MAX_BALANCE,
         }
         .into());
     }
@@ -670,7 +700,7 @@ fn insert_step(tx: &Connection, round: RoundId, step: &Step) -> R<u32> {
         ins.execute(params![round.0, ev, seq, e])?;
     }
     for m in &step.movements {
-        apply_movement(tx, m, Some(round.0), Some(seq))?;
+        apply_movement(tx, m, Some(round.0), Some(seq), Limit::Round)?;
     }
     u32::try_from(seq).map_err(|_| damaged(format!("round {round} has step {seq}")))
 }
@@ -786,7 +816,7 @@ impl Store for SqliteStore {
         self.write(|tx| {
             movements
                 .iter()
-                .map(|m| apply_movement(tx, m, None, None))
+                .map(|m| apply_movement(tx, m, None, None, Limit::Checked))
                 .collect()
         })
     }
@@ -827,7 +857,7 @@ impl Store for SqliteStore {
                 params![id, meter, reset.as_cents()],
             )?;
             if reset.as_cents() > 0 {
-                apply_movement(tx, &seed, None, None)?;
+                apply_movement(tx, &seed, None, None, Limit::Checked)?;
             }
             read::meter_info(tx, meter)?
                 .ok_or_else(|| damaged(format!("meter {meter} vanished after its creation")))
@@ -976,7 +1006,7 @@ impl Store for SqliteStore {
         self.write(|tx| {
             require_open(tx, round)?;
             for m in refunds.iter() {
-                apply_movement(tx, m, Some(round.0), None)?;
+                apply_movement(tx, m, Some(round.0), None, Limit::Round)?;
             }
             close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)?;
             retire_round_shoe(tx, round)

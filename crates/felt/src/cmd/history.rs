@@ -6,7 +6,7 @@
 
 use crate::play::journal::{setup_of, StepAction};
 use anyhow::Result;
-use felt_core::{Action, Card, Decision, Money};
+use felt_core::{Action, Card, Decision, Event, Money};
 use felt_store::{RoundRecord, RoundStatus, Store};
 use serde_json::Value;
 use std::io::Write as _;
@@ -85,11 +85,17 @@ fn shoe_json(r: &RoundRecord) -> Value {
 
 fn round_json(r: &RoundRecord) -> Value {
     let all = revealed(r);
+    // Stored events read back as the engine's typed events; a player sees each one's
+    // public form (a face-down card without its value) until the shoe is retired.
     let events: Vec<Value> = r
         .events
         .iter()
-        .filter_map(|e| serde_json::from_str(&e.json).ok())
-        .map(|e| if all { e } else { crate::play::player_view(e) })
+        .map(|e| match serde_json::from_str::<Event>(&e.json) {
+            Ok(ev) if all => serde_json::to_value(ev).unwrap_or(Value::Null),
+            Ok(ev) => serde_json::to_value(ev.public()).unwrap_or(Value::Null),
+            // Its text is not shown: it could hold a card (`felt replay` names it).
+            Err(_) => serde_json::json!({ "event": "unreadable", "seq": e.seq }),
+        })
         .collect();
     let actions: Vec<Value> = r
         .steps

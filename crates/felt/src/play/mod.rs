@@ -80,19 +80,6 @@ pub struct Args {
     pub events: Option<PathBuf>,
 }
 
-/// An event (as JSON) as a player may see it: a card dealt or burned face down has no
-/// value until it is turned.
-pub fn player_view(mut e: serde_json::Value) -> serde_json::Value {
-    let face_down =
-        matches!(e["event"].as_str(), Some("dealt") | Some("burned")) && e["face_up"] == false;
-    if face_down {
-        if let Some(o) = e.as_object_mut() {
-            o.remove("card");
-        }
-    }
-    e
-}
-
 /// Runs the table on standard input and output.
 pub fn run(a: &Args) -> Result<()> {
     let stdin = std::io::stdin();
@@ -134,6 +121,18 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         !matches!(a.deposit, Some(d) if d < Money::ZERO),
         "--deposit cannot be negative"
     );
+    let limit = felt_core::round::MAX_BALANCE;
+    anyhow::ensure!(
+        a.bankroll <= limit,
+        "--bankroll {}: a wallet holds at most {limit} (the engine's balance limit)",
+        a.bankroll
+    );
+    if let Some(d) = a.deposit {
+        anyhow::ensure!(
+            d <= limit,
+            "--deposit {d}: a wallet holds at most {limit} (the engine's balance limit)"
+        );
+    }
     // Every argument is checked, and the shoe file read, before the books are touched:
     // a bad one is refused and changes nothing.
     // The name as the books keep it: `alice `, `alice\u{a0}` and `ａlice` are `alice`
@@ -226,6 +225,24 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         path.display(),
         ctx.table_id
     ));
+    // Every wallet is checked against the engine's balance limit before any deposit is
+    // written: a refused one leaves the books as they were.
+    if let Some(d) = a.deposit.filter(|d| *d > Money::ZERO) {
+        for name in &players {
+            let acc = Account::player(name.clone());
+            let now = if known.contains(&acc) {
+                store.balance(&acc)?
+            } else {
+                a.bankroll
+            };
+            let limit = felt_core::round::MAX_BALANCE;
+            anyhow::ensure!(
+                now.as_cents().saturating_add(d.as_cents()) <= limit.as_cents(),
+                "--deposit {d}: {name} holds {now}, and a wallet holds at most {limit} (the \
+                 engine's balance limit); nothing was deposited"
+            );
+        }
+    }
     for name in &players {
         let acc = Account::player(name.clone());
         if !known.contains(&acc) {
@@ -497,8 +514,8 @@ impl Session<'_> {
             if let Some(w) = log.as_mut() {
                 // The player's file holds what the player saw: a face-down card has no
                 // value in it (the full log is the books', for the operator).
-                let seen = player_view(serde_json::to_value(e)?);
-                serde_json::to_writer(&mut *w, &seen).context("cannot write the event log")?;
+                serde_json::to_writer(&mut *w, &e.public())
+                    .context("cannot write the event log")?;
                 writeln!(w).context("cannot write the event log")?;
             }
             if let Some(line) = render::event_line(e, &self.names) {
