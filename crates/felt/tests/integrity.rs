@@ -519,3 +519,36 @@ fn a_round_the_shoe_runs_out_on_is_recorded_and_shown_as_voided() {
         serde_json::from_str(&ok(&felt(&db, &["books", "--json"], ""))).unwrap();
     assert_eq!(books["sound"], true, "{books}");
 }
+
+#[test]
+fn winnings_past_the_balance_limit_never_lock_a_player_out() {
+    use felt_core::round::MAX_BALANCE;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Player 20 against a dealer 17: the first round wins 10.00 at exactly the limit.
+    let shoe = dir.path().join("win.txt");
+    std::fs::write(&shoe, "Tc 7d Th Ts").unwrap();
+    let to_limit = (MAX_BALANCE - felt_core::Money::cents(1000_00)).to_string();
+    let t = ok(&felt(
+        &db,
+        &[
+            "play",
+            "classic",
+            "--deposit",
+            &to_limit,
+            "--shoe",
+            shoe.to_str().unwrap(),
+        ],
+        "10\ns\n10\nq\n",
+    ));
+    assert!(t.contains("Main bet: wins"), "{t}");
+    // The next bet is refused with the reason, and nothing else changes.
+    assert!(t.contains("above the table's limit"), "{t}");
+    // The next session opens (it did not before: every later session failed).
+    let t = ok(&felt(&db, &["play", "classic"], "5\nq\n"));
+    assert!(t.contains("above the table's limit"), "{t}");
+    assert!(t.contains("leaves the table with"), "{t}");
+    let books: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["books", "--json"], ""))).unwrap();
+    assert_eq!(books["sound"], true, "{books}");
+}

@@ -323,6 +323,18 @@ pub enum ActionError {
         /// Balance.
         balance: Money,
     },
+    /// The seat's balance is above the most a seat may hold when it bets (its winnings
+    /// took it there): it must take money out before it bets again.
+    #[error(
+        "the balance {balance} is above the table's limit of {limit} for a seat that bets: \
+         withdraw to bet again"
+    )]
+    BalanceOverLimit {
+        /// Balance.
+        balance: Money,
+        /// The limit.
+        limit: Money,
+    },
     /// No such seat in this round.
     #[error("there is no seat {seat}")]
     UnknownSeat {

@@ -4,7 +4,9 @@
 use super::action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
-use super::{DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status};
+use super::{
+    DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status, MAX_BALANCE,
+};
 use crate::card::Rank;
 use crate::money::{Money, Payout};
 use crate::rules::{InsuranceOffer, LinePay, Surrender};
@@ -66,6 +68,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
             return Err(ActionError::InsufficientBalance { needed, balance });
         }
         Ok(())
+    }
+
+    /// [`Self::check_funds`] for a new wager, which a seat above [`MAX_BALANCE`] may
+    /// not place: its winnings could take it past what the books can hold.
+    #[inline]
+    fn check_wager_funds(&self, seat: u8, needed: Money) -> Result<(), ActionError> {
+        let balance = self.balances[usize::from(seat)];
+        if balance > MAX_BALANCE {
+            return Err(ActionError::BalanceOverLimit {
+                balance,
+                limit: MAX_BALANCE,
+            });
+        }
+        self.check_funds(seat, needed)
     }
 
     fn check_exact(
@@ -153,12 +169,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if self.spots[usize::from(si)].nhands != 0 {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        if amount != self.verified_main {
+        if Some(amount) != self.verified_main {
             self.check_main_amount(amount)?;
         }
-        self.check_funds(seat, amount)?;
+        self.check_wager_funds(seat, amount)?;
         // Applied.
-        self.verified_main = amount;
+        self.verified_main = Some(amount);
         self.balances[usize::from(seat)] -= amount;
         let i = usize::from(si) * self.mh();
         self.hands[i] = PHand::new(amount);
@@ -199,11 +215,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         let id = b.id;
         let k = usize::from(bet);
-        if amount != self.verified_side[k] {
+        if Some(amount) != self.verified_side[k] {
             self.check_side_amount(k, amount)?;
         }
-        self.check_funds(seat, amount)?;
-        self.verified_side[k] = amount;
+        self.check_wager_funds(seat, amount)?;
+        self.verified_side[k] = Some(amount);
         self.balances[usize::from(seat)] -= amount;
         let s = &mut self.spots[usize::from(si)];
         s.side[usize::from(bet)] = amount;

@@ -46,6 +46,11 @@ pub const MAX_BALANCE: Money = Money(10_000_000_000_000_000);
 /// at zero that pays it to every one of [`MAX_SEATS`] seats in one round.
 pub const MAX_ROUND_PAYOUT: Money = Money(1_000_000_000_000_000_000);
 const _: () = assert!(MAX_BALANCE.0 as i128 + (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
+
+/// The largest balance a seat may sit down with: a seat bets only at or below
+/// [`MAX_BALANCE`], so winnings take it at most [`MAX_ROUND_PAYOUT`] above; such a seat
+/// is seated (its next session opens) but may not bet until money is taken out.
+pub const MAX_SEATED_BALANCE: Money = Money(MAX_BALANCE.0 + MAX_ROUND_PAYOUT.0);
 const _: () = assert!(MAX_SEATS as i128 * (MAX_ROUND_PAYOUT.0 as i128) <= i64::MAX as i128);
 
 /// The phase of a round.
@@ -242,10 +247,10 @@ pub struct Round<R> {
     /// The seat and the seat's spot of each spot index.
     pub(crate) seat_spot: [(u8, u8); SPOT_SLOTS],
     /// A main-bet amount known to pass the table's checks (limits, increment, exact
-    /// payouts), or -1: the same amount is not checked again.
-    pub(crate) verified_main: Money,
+    /// payouts), once one has passed: the same amount is not checked again.
+    pub(crate) verified_main: Option<Money>,
     /// The same for each side bet.
-    pub(crate) verified_side: [Money; MAX_SIDE_BETS],
+    pub(crate) verified_side: [Option<Money>; MAX_SIDE_BETS],
 }
 
 /// The spots in play this round, in dealing order: a fixed array, so the hot path
@@ -351,7 +356,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         let mut b = [Money::ZERO; MAX_SEATS];
         for (i, &m) in balances.iter().enumerate() {
-            if m < Money::ZERO || m > MAX_BALANCE {
+            if m < Money::ZERO || m > MAX_SEATED_BALANCE {
                 return Err(TableError::Balance(i as u8));
             }
             b[i] = m;
@@ -383,8 +388,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
             insured: false,
             max_hands: cfg.max_hands,
             seat_spot,
-            verified_main: Money(-1),
-            verified_side: [Money(-1); MAX_SIDE_BETS],
+            verified_main: None,
+            verified_side: [None; MAX_SIDE_BETS],
         })
     }
 

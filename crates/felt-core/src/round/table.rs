@@ -45,8 +45,8 @@ pub enum TableError {
         /// Decks in the rules.
         rules: u8,
     },
-    /// A balance below zero or above [`super::MAX_BALANCE`].
-    #[error("seat {0}: a balance must be between 0 and 10^16 cents")]
+    /// A balance below zero or above [`super::MAX_SEATED_BALANCE`].
+    #[error("seat {0}: a balance must be between 0 and 1.01 * 10^18 cents")]
     Balance(u8),
 }
 
