@@ -528,7 +528,7 @@ fn winnings_past_the_balance_limit_never_lock_a_player_out() {
     // Player 20 against a dealer 17: the first round wins 10.00 at exactly the limit.
     let shoe = dir.path().join("win.txt");
     std::fs::write(&shoe, "Tc 7d Th Ts").unwrap();
-    let to_limit = (MAX_BALANCE - felt_core::Money::cents(1000_00)).to_string();
+    let to_limit = (MAX_BALANCE - felt_core::Money::cents(100_000)).to_string();
     let t = ok(&felt(
         &db,
         &[
