@@ -99,9 +99,10 @@ fn no_value_a_player_can_read_foresees_an_undealt_card_and_a_retired_shoe_checks
     let rules = short_shoe_rules(dir.path());
     let rules = rules.to_str().unwrap();
     let events = dir.path().join("mine.jsonl");
-    // Twelve rounds (a shoe is retired every five or so), then a bet and the input
-    // ends with the hand in play: the dealer's hole card lies face down.
-    let mut answers = "10\nn\ns\n".repeat(12);
+    // Twenty rounds (a round takes at least 4 cards and the cut card comes out after
+    // 26, so a shoe is retired within 7 rounds: at least two are), then a bet and the
+    // input ends with the hand in play: the dealer's hole card lies face down.
+    let mut answers = "10\nn\ns\n".repeat(20);
     answers.push_str("10\n");
     let session = felt(
         &db,
