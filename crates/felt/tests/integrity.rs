@@ -553,3 +553,45 @@ fn winnings_past_the_balance_limit_never_lock_a_player_out() {
         serde_json::from_str(&ok(&felt(&db, &["books", "--json"], ""))).unwrap();
     assert_eq!(books["sound"], true, "{books}");
 }
+
+/// Books written by felt before schema 2 (`fixtures/books-v1.db`: five finished rounds
+/// of lucky-ladies and blazing-7s and an open classic round, player 10 6 against a
+/// dealer 10, left at the decision; made with `felt play --seed` of commit 67a4226).
+#[test]
+fn books_from_before_shoe_commitments_migrate_replay_and_deal_a_committed_shoe() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/books-v1.db"),
+        &db,
+    )
+    .unwrap();
+    // The open round resumes under its rules (named, and hashed in their JSON form,
+    // in those books) and the next round deals from a new, committed shoe, not from
+    // the old shoe whose round seeds those books show.
+    let t = ok(&felt(&db, &["play", "classic"], "s\n10\nn\ns\nq\n"));
+    assert!(
+        t.contains("Round 6 was interrupted: it resumes where it stopped"),
+        "{t}"
+    );
+    assert!(t.contains("Round 7"), "{t}");
+    let new_shoe = t.find("A new shoe: its seed's SHA-256 is").unwrap();
+    assert!(new_shoe < t.find("Round 7").unwrap(), "{t}");
+    let t = ok(&felt(&db, &["replay", "--all"], ""));
+    assert!(
+        t.contains("7 rounds replayed: 7 identical to their stored log, 0 differ."),
+        "{t}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["history", "--json", "--last", "10"], ""))).unwrap();
+    let rounds = v.as_array().unwrap();
+    assert_eq!(rounds.len(), 7);
+    for r in rounds {
+        let old = r["id"].as_i64().unwrap() <= 6;
+        assert_eq!(r["shoe"].is_null(), old, "{r}");
+        assert_eq!(r["rules_sha256"].is_null(), old, "{r}");
+    }
+    let books: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["books", "--json"], ""))).unwrap();
+    assert_eq!(books["sound"], true, "{books}");
+}
