@@ -170,6 +170,10 @@ pub trait Store {
     /// The table's shoe as the last round (or [`Store::save_shoe`]) left it.
     fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>>;
 
+    /// The id the next round begun in these books will get (a round set up in memory
+    /// shows it before it is written; another table may take it first).
+    fn next_round_id(&self) -> Result<RoundId>;
+
     /// The commitment of the shoe `table` deals from now (`None`: no shoe, or one
     /// recorded before shoe commitments).
     fn table_shoe_seed(&self, table: &str) -> Result<Option<ShoeSeed>>;

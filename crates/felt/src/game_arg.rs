@@ -19,3 +19,34 @@ pub fn load_game(arg: &str) -> Result<Rules> {
         presets::names().collect::<Vec<_>>().join(", ")
     )
 }
+
+/// The rules a stored round was played under, as the session layer reads them from
+/// the books; for a round older than the rules kept in the books, those it names
+/// (loaded here); `over` (a preset or a file) replaces them, for a lab that replays
+/// under rules of its own (the replay then checks they are the same rules).
+pub fn round_ctx(
+    store: &dyn felt_store::Store,
+    rec: &felt_store::RoundRecord,
+    over: Option<&str>,
+) -> Result<felt_session::journal::Ctx> {
+    use anyhow::Context;
+    use felt_session::journal::Ctx;
+    if let Some(source) = over {
+        let rules = load_game(source)
+            .with_context(|| format!("round {}: loading the rules `{source}`", rec.id))?;
+        return Ok(Ctx::new(rules, source, rec.table_id.clone())?);
+    }
+    match felt_session::journal::ctx_for(store, rec) {
+        Err(felt_session::SessionError::RulesNotKept { named, .. }) => {
+            let rules = load_game(&named).with_context(|| {
+                format!(
+                    "round {}: loading its rules `{named}` (the round is older than the rules \
+                     kept in the books)",
+                    rec.id
+                )
+            })?;
+            Ok(Ctx::new(rules, &named, rec.table_id.clone())?)
+        }
+        other => Ok(other?),
+    }
+}

@@ -222,26 +222,6 @@ impl SqliteStore {
         &self.path
     }
 
-    /// The id the next round begun in these books will get, unless another table
-    /// begins one first (ids are never reused, so a round that is never begun takes
-    /// no number).
-    pub fn next_round_id(&self) -> Result<RoundId> {
-        self.read(|c| {
-            let last: Option<i64> = c
-                .query_row(
-                    "SELECT seq FROM sqlite_sequence WHERE name = 'rounds'",
-                    [],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            let last = match last {
-                Some(n) => n,
-                None => c.query_row("SELECT COALESCE(MAX(id), 0) FROM rounds", [], |r| r.get(0))?,
-            };
-            Ok(RoundId(last.saturating_add(1)))
-        })
-    }
-
     /// The schema version of the file (`PRAGMA user_version`).
     pub fn schema_version(&self) -> Result<i64> {
         self.read(|c| Ok(c.pragma_query_value(None, "user_version", |r| r.get(0))?))
@@ -1034,6 +1014,23 @@ impl Store for SqliteStore {
                 |r| r.get(0),
             )
             .optional()?)
+        })
+    }
+
+    fn next_round_id(&self) -> Result<RoundId> {
+        self.read(|c| {
+            let last: Option<i64> = c
+                .query_row(
+                    "SELECT seq FROM sqlite_sequence WHERE name = 'rounds'",
+                    [],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let last = match last {
+                Some(n) => n,
+                None => c.query_row("SELECT COALESCE(MAX(id), 0) FROM rounds", [], |r| r.get(0))?,
+            };
+            Ok(RoundId(last.saturating_add(1)))
         })
     }
 

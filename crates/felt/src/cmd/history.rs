@@ -4,9 +4,9 @@
 //! card); the seed, and the cards that were never turned (burns, an unturned hole
 //! card), only once the shoe is retired, when no card of it will be dealt again.
 
-use crate::play::journal::{setup_of, StepAction};
 use anyhow::Result;
 use felt_core::{Action, Card, Decision, Event, Money};
+use felt_session::journal::{setup_of, StepAction};
 use felt_store::{RoundRecord, RoundStatus, Store};
 use serde_json::Value;
 use std::io::Write as _;

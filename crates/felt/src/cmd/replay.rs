@@ -2,8 +2,8 @@
 //! seed and actions, and proves the result identical to the stored log (or reports
 //! every difference, and exits non-zero).
 
-use crate::play::journal;
 use anyhow::{bail, Result};
+use felt_session::journal;
 use felt_store::{RoundId, RoundRecord, RoundStatus, Store};
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -51,8 +51,8 @@ pub fn run(a: &Args) -> Result<()> {
         };
         // A round that cannot be replayed at all is one more difference: the others
         // are still replayed.
-        let replayed = journal::ctx_for(&store, rec, a.rules.as_deref())
-            .and_then(|ctx| journal::replay(&ctx, rec));
+        let replayed = crate::game_arg::round_ctx(&store, rec, a.rules.as_deref())
+            .and_then(|ctx| Ok(journal::replay(&ctx, rec)?));
         let differences = match replayed {
             Ok(r) if r.differences.is_empty() => {
                 if !a.all {

@@ -9,9 +9,9 @@
 //! its commitment. `felt verify --seed HEX` does the same for a seed a player copied
 //! from the screen, without any books.
 
-use crate::play::dealing::{round_seed, shoe_order};
 use anyhow::{bail, Context, Result};
 use felt_core::{Card, Shoe};
+use felt_session::dealing::{round_seed, shoe_order};
 use felt_store::{RoundRecord, RoundStatus, ShoeSeed, Store};
 use serde_json::{json, Value};
 use std::io::Write as _;

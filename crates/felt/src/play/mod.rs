@@ -13,23 +13,21 @@
 //! refused, and a killed session's seats are free again at once.
 
 mod answers;
-pub mod dealing;
 mod files;
 mod input;
-pub mod journal;
 pub mod render;
-pub mod seed;
 
 use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no};
 use anyhow::{Context, Result};
-use dealing::Seeds;
 use felt_core::round::{Action, Event, Turn};
 use felt_core::rules::OnCrash;
 use felt_core::{Money, Phase, Rules, Shoe};
+use felt_session::dealing::{self, Seeds};
+use felt_session::journal::{self, Ctx, Live, Stepped};
+use felt_session::seed;
 use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
 use files::{read_shoe_file, stacked_shoe, EventFile};
 use input::{Answer, Prompter};
-use journal::{Ctx, Live, Stepped};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use render::Names;
@@ -280,7 +278,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         .collect();
     let mut _their_seats = Vec::new();
     for rec in open {
-        let round_ctx = match journal::ctx_for(&store, &rec, None) {
+        let round_ctx = match crate::game_arg::round_ctx(&store, &rec, None) {
             Ok(c) => c,
             Err(e) => {
                 p.say(format!(

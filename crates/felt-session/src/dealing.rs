@@ -16,8 +16,8 @@
 //! A round's own generator (for the shuffle it opens with and a rack reshuffle) is
 //! seeded with SHA-256 of a label, the shoe's seed and the round's place in the shoe.
 
-use crate::play::journal::Ctx;
-use anyhow::Result;
+use crate::error::{Result, SessionError};
+use crate::journal::Ctx;
 use felt_core::shoe::ShuffleMethod;
 use felt_core::Shoe;
 use felt_store::{NewShoe, RoundShoe, ShoeSeed, Store};
@@ -63,7 +63,7 @@ impl Seeds {
         match self {
             Seeds::Entropy => rand::rngs::OsRng
                 .try_fill_bytes(&mut seed)
-                .map_err(|e| anyhow::anyhow!("the operating system gave no entropy: {e}"))?,
+                .map_err(|e| SessionError::Entropy(e.to_string()))?,
             Seeds::Lab { rng, .. } => rng.fill_bytes(&mut seed),
         }
         Ok(seed)

@@ -25,14 +25,14 @@
 //! action: a replay takes it from the step's first `meter` event of each meter (its
 //! `before` value) and checks everything else against the log.
 
-use crate::play::dealing::Dealing;
-use anyhow::{anyhow, bail, Context, Result};
+use crate::dealing::Dealing;
+use crate::error::{Result, SessionError};
 use felt_core::meter::MemoryMeters;
 use felt_core::round::{Account as Acc, Move, Why};
 use felt_core::{Action, ActionError, Event, Money, Phase, Round, Rules, Shoe, Table};
 use felt_store::{
-    Account, Ended, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus,
-    SqliteStore, Step, StepWrite, Store,
+    Account, Ended, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, Step,
+    StepWrite, Store,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -134,7 +134,10 @@ impl Ctx {
             Acc::Seat { seat } => Account::player(
                 players
                     .get(usize::from(*seat))
-                    .ok_or_else(|| anyhow!("the round has no seat {}", seat + 1))?
+                    .ok_or_else(|| SessionError::Damaged {
+                        round: RoundId(0),
+                        what: format!("money moved for seat {}, which has no player", seat + 1),
+                    })?
                     .clone(),
             ),
             Acc::Felt => Account::felt(self.table_id.clone()),
@@ -270,7 +273,7 @@ impl Live {
     /// accepted action ([`Live::step`]), so a round the player leaves before betting
     /// leaves no trace. Returns the round and the setup's events.
     pub fn begin(
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         dealing: Dealing,
         players: &[String],
@@ -316,7 +319,7 @@ impl Live {
 
     /// The engine's round, begun, with its setup and the setup step to write.
     fn set_up(
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         shoe: Shoe,
         seed: [u8; 32],
@@ -344,7 +347,7 @@ impl Live {
     }
 
     /// Writes a pending round (its row, then its setup step) and takes its real id.
-    fn open(&mut self, store: &mut SqliteStore) -> Result<()> {
+    fn open(&mut self, store: &mut dyn Store) -> Result<()> {
         let Some(pending) = self.pending.take() else {
             return Ok(());
         };
@@ -357,7 +360,7 @@ impl Live {
     /// Writes the setup step of round `id` (begun with this shoe and seed), with the
     /// players' balances as the books hold them now.
     pub fn setup(
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         id: RoundId,
         shoe: Shoe,
@@ -375,7 +378,7 @@ impl Live {
     /// ends the round finishes it in the same transaction.
     pub fn step(
         &mut self,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         action: Option<Action>,
     ) -> Result<Stepped> {
@@ -445,14 +448,16 @@ impl Live {
             };
             store.record_step_with(self.id, &ids, &mut compute)
         };
-        written.with_context(|| {
-            format!(
-                "round {} could not be written; it stays open and the next `felt play` \
-                 of this table completes it",
-                self.id
-            )
+        written.map_err(|source| SessionError::StepNotWritten {
+            round: self.id,
+            source,
         })?;
-        out.unwrap_or_else(|| Err(anyhow!("the step of round {} was not computed", self.id)))
+        out.unwrap_or_else(|| {
+            Err(SessionError::Damaged {
+                round: self.id,
+                what: "the books wrote a step the engine did not compute".to_string(),
+            })
+        })
     }
 
     /// Whether the round is over.
@@ -595,8 +600,10 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
                     return Ok(r);
                 }
                 let shoe = match &rec.shoe_before {
-                    Some(b) => Shoe::from_bytes(b)
-                        .with_context(|| format!("round {}: its stored shoe", rec.id))?,
+                    Some(b) => Shoe::from_bytes(b).map_err(|source| SessionError::Shoe {
+                        round: rec.id,
+                        source,
+                    })?,
                     None => ctx.table.new_shoe(),
                 };
                 let mut engine =
@@ -731,7 +738,7 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
 /// refuse that (a shared meter moved on since and cannot give back what the round put
 /// in), the movements that do not touch a meter are reversed instead: every stake and
 /// payout goes back, contributions and awards stand. Returns what was done.
-pub fn void(store: &mut SqliteStore, rec: &RoundRecord, reason: &str) -> Result<String> {
+pub fn void(store: &mut dyn Store, rec: &RoundRecord, reason: &str) -> Result<String> {
     let all = rec.reversal();
     match store.void_round(rec.id, reason, &all) {
         Ok(()) => Ok(format!(
@@ -761,47 +768,42 @@ pub fn void(store: &mut SqliteStore, rec: &RoundRecord, reason: &str) -> Result<
 }
 
 /// The rules a stored round was played under: the canonical text the books keep with
-/// it, whatever became of the file it came from; for a round written before the books
-/// kept rules, those its setup names (a preset or a file). `over` (a preset or a file)
-/// replaces them, for a lab that wants to replay under rules of its own (the replay
-/// then checks they are the same rules).
-pub fn ctx_for(store: &dyn Store, rec: &RoundRecord, over: Option<&str>) -> Result<Ctx> {
-    if let Some(source) = over {
-        let rules = crate::game_arg::load_game(source)
-            .with_context(|| format!("round {}: loading the rules `{source}`", rec.id))?;
-        return Ctx::new(rules, source, rec.table_id.clone());
-    }
+/// it, whatever became of the file it came from. A round written before the books kept
+/// rules names them instead (a preset or a file):
+/// [`SessionError::RulesNotKept`] says which, for the caller to load and pass to
+/// [`Ctx::new`].
+pub fn ctx_for(store: &dyn Store, rec: &RoundRecord) -> Result<Ctx> {
     let source = setup_of(rec)?
         .map(|s| s.rules)
         .unwrap_or_else(|| rec.game_id.clone());
-    if let Some(sha) = &rec.rules_sha256 {
-        let text = store.rules_text(sha)?.ok_or_else(|| {
-            anyhow!(
-                "round {}: the books do not hold its rules (SHA-256 {sha}): they are damaged",
-                rec.id
-            )
+    let Some(sha) = &rec.rules_sha256 else {
+        return Err(SessionError::RulesNotKept {
+            round: rec.id,
+            named: source,
+        });
+    };
+    let text = store
+        .rules_text(sha)?
+        .ok_or_else(|| SessionError::Damaged {
+            round: rec.id,
+            what: format!("the books do not hold its rules (SHA-256 {sha})"),
         })?;
-        anyhow::ensure!(
-            felt_store::sha256_hex(text.as_bytes()) == *sha,
-            "round {}: its stored rules do not match their SHA-256 {sha}: the books are damaged",
-            rec.id
-        );
-        let origin = format!("the rules of round {} (as the books keep them)", rec.id);
-        let rules = Rules::from_toml(&text, &origin)
-            .with_context(|| format!("round {}: reading its stored rules", rec.id))?;
-        let mut ctx = Ctx::new(rules, &source, rec.table_id.clone())?;
-        // The text as stored is the record, even if this felt writes rules otherwise.
-        ctx.canonical = text;
-        return Ok(ctx);
+    if felt_store::sha256_hex(text.as_bytes()) != *sha {
+        return Err(SessionError::Damaged {
+            round: rec.id,
+            what: format!("its stored rules do not match their SHA-256 {sha}"),
+        });
     }
-    let rules = crate::game_arg::load_game(&source).with_context(|| {
-        format!(
-            "round {}: loading its rules `{source}` (the round is older than the rules kept \
-             in the books)",
-            rec.id
-        )
+    let origin = format!("the rules of round {} (as the books keep them)", rec.id);
+    let rules = Rules::from_toml(&text, &origin).map_err(|source| SessionError::Rules {
+        round: rec.id,
+        what: "its stored rules".to_string(),
+        source: Box::new(source),
     })?;
-    Ctx::new(rules, &source, rec.table_id.clone())
+    let mut ctx = Ctx::new(rules, &source, rec.table_id.clone())?;
+    // The text as stored is the record, even if this felt writes rules otherwise.
+    ctx.canonical = text;
+    Ok(ctx)
 }
 
 /// The setup of a stored round (its first step), if it has one.
@@ -812,6 +814,9 @@ pub fn setup_of(rec: &RoundRecord) -> Result<Option<Setup>> {
     match serde_json::from_str::<StepAction>(first) {
         Ok(StepAction::Setup(s)) => Ok(Some(s)),
         Ok(_) => Ok(None),
-        Err(e) => bail!("round {}: its first step is unreadable ({e})", rec.id),
+        Err(e) => Err(SessionError::Damaged {
+            round: rec.id,
+            what: format!("its first step is unreadable ({e})"),
+        }),
     }
 }
