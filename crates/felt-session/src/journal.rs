@@ -489,21 +489,15 @@ pub struct Replayed {
 /// The meter amounts a stored step started from: each meter's first `before`.
 fn meter_inputs(events: &[&str]) -> Vec<(String, Money)> {
     let mut out: Vec<(String, Money)> = Vec::new();
+    // Stored events read back as the engine's typed events; one that does not read
+    // back is a difference the replay reports when it compares the texts.
     for e in events {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(e) else {
+        let Ok(Event::Meter { change, .. }) = serde_json::from_str::<Event>(e) else {
             continue;
         };
-        if v["event"] != "meter" {
-            continue;
-        }
-        let (Some(id), Ok(before)) = (
-            v["change"]["id"].as_str(),
-            serde_json::from_value::<Money>(v["change"]["before"].clone()),
-        ) else {
-            continue;
-        };
+        let id = change.id.as_str();
         if !out.iter().any(|(m, _)| m == id) {
-            out.push((id.to_string(), before));
+            out.push((id.to_string(), change.before));
         }
     }
     out

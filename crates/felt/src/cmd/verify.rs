@@ -10,7 +10,7 @@
 //! from the screen, without any books.
 
 use anyhow::{bail, Context, Result};
-use felt_core::{Card, Shoe};
+use felt_core::{Card, Event, Shoe};
 use felt_session::dealing::{round_seed, shoe_order};
 use felt_store::{RoundRecord, RoundStatus, ShoeSeed, Store};
 use serde_json::{json, Value};
@@ -174,30 +174,20 @@ fn seed_only(
 /// `None` once the rack was reshuffled (later cards follow the rack's order, not the
 /// seed's). Events that cannot be read are a problem of the round.
 fn dealt_cards(rec: &RoundRecord, problems: &mut Vec<String>) -> (Vec<Card>, bool) {
+    use felt_core::round::ShuffleWhy;
     let mut cards = Vec::new();
     for e in &rec.events {
-        let v: Value = match serde_json::from_str(&e.json) {
-            Ok(v) => v,
-            Err(err) => {
-                problems.push(format!(
-                    "round {} event {}: unreadable ({err})",
-                    rec.id, e.seq
-                ));
-                continue;
-            }
-        };
-        match v["event"].as_str() {
-            Some("shuffled") if v["why"] == "rack-reshuffled" => return (cards, true),
-            Some("dealt") | Some("burned") => {
-                match serde_json::from_value::<Card>(v["card"].clone()) {
-                    Ok(c) => cards.push(c),
-                    Err(err) => problems.push(format!(
-                        "round {} event {}: no readable card ({err})",
-                        rec.id, e.seq
-                    )),
-                }
-            }
-            _ => {}
+        match serde_json::from_str::<Event>(&e.json) {
+            Ok(Event::Shuffled {
+                why: ShuffleWhy::RackReshuffled,
+                ..
+            }) => return (cards, true),
+            Ok(Event::Dealt { card, .. } | Event::Burned { card, .. }) => cards.push(card),
+            Ok(_) => {}
+            Err(err) => problems.push(format!(
+                "round {} event {}: unreadable ({err})",
+                rec.id, e.seq
+            )),
         }
     }
     (cards, false)
