@@ -102,7 +102,15 @@ fn play(rules: &Rules, seed: u64, rounds: usize) -> Vec<Event> {
         while let Turn::Seat { seat, .. } = round.turn() {
             let d = random_legal(&round.legal_actions(), &mut rng);
             round
-                .apply(Action::Play { seat, decision: d }, &mut meters, &mut log)
+                .apply(
+                    Action::Play {
+                        seat,
+                        at: None,
+                        decision: d,
+                    },
+                    &mut meters,
+                    &mut log,
+                )
                 .unwrap();
         }
         assert_eq!(round.turn(), Turn::Done);
@@ -342,7 +350,15 @@ fn run(rules: &Rules, first: &[Card], tail_seed: u64, spots: u8) -> Run {
             felt_core::Decision::Stand
         };
         round
-            .apply(Action::Play { seat, decision }, &mut meters, &mut log)
+            .apply(
+                Action::Play {
+                    seat,
+                    at: None,
+                    decision,
+                },
+                &mut meters,
+                &mut log,
+            )
             .unwrap();
         snapshots.push((log.len(), views(&round)));
     }

@@ -55,7 +55,11 @@ fn log(game: &str, seed: u64, rounds: usize, drive: Drive) -> String {
                         Turn::Chance => round.advance(&mut meters, &mut ev).unwrap(),
                         Turn::Seat { seat, .. } => {
                             let d = random_legal(&round.legal_actions(), &mut decide);
-                            let a = Action::Play { seat, decision: d };
+                            let a = Action::Play {
+                                seat,
+                                at: None,
+                                decision: d,
+                            };
                             round.apply(a, &mut meters, &mut ev).unwrap();
                         }
                         Turn::Bets => panic!("betting open in the middle of a round"),

@@ -104,6 +104,7 @@ fn random_illegal(rng: &mut ChaCha8Rng, table: &Table, seats: u8) -> Action {
         3 => Action::Deal,
         _ => Action::Play {
             seat,
+            at: None,
             decision: ds[rng.gen_range(0..ds.len())],
         },
     }
@@ -287,6 +288,7 @@ impl Driver {
                     } else {
                         Action::Play {
                             seat,
+                            at: None,
                             decision: random_decision(rng, &legal),
                         }
                     };

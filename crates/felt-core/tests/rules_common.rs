@@ -905,6 +905,56 @@ fn c_9_a_dealer_bust_pays_every_live_hand_and_ties_push() {
 // ---- C-10 ------------------------------------------------------------------
 
 #[test]
+fn c_10_a_decision_for_another_hand_is_refused_and_changes_nothing() {
+    use felt_core::round::HandRef;
+    // Eights split against a 6: a "hit" meant for the first hand, sent again after it
+    // has stood (a retry), must not land on the second hand.
+    let mut t = T::new(
+        &rules("classic"),
+        1,
+        &stack(&["8h 8c"], "Td", "6s", "3c 2d 9h"),
+    );
+    t.bet(0, 0, "10");
+    t.deal();
+    let first = Some(HandRef { spot: 0, hand: 0 });
+    let second = Some(HandRef { spot: 0, hand: 1 });
+    let play = |at, decision| Action::Play {
+        seat: 0,
+        at,
+        decision,
+    };
+    t.try_act(play(first, Decision::Split)).unwrap();
+    t.try_act(play(first, Decision::Hit)).unwrap();
+    t.try_act(play(first, Decision::Stand)).unwrap();
+    let before = (t.round.clone(), t.sink.events.len());
+    assert_eq!(
+        t.try_act(play(first, Decision::Hit)),
+        Err(ActionError::NotThisHand {
+            asked: HandRef { spot: 0, hand: 0 },
+            turn: HandRef { spot: 0, hand: 1 },
+        })
+    );
+    assert_eq!(
+        t.try_act(play(Some(HandRef { spot: 1, hand: 0 }), Decision::Stand))
+            .map_err(|e| e.to_string()),
+        Err(
+            "the decision is for spot 2 hand 1, but it is spot 1 hand 2's turn: nothing was done"
+                .to_string()
+        )
+    );
+    assert!(t.round == before.0, "a refused decision changed the round");
+    assert_eq!(t.sink.events.len(), before.1);
+    // The hand in turn takes it; a decision stored without its hand still reads.
+    t.try_act(play(second, Decision::Stand)).unwrap();
+    let old: Action = serde_json::from_str(r#"{"play":{"seat":0,"decision":"hit"}}"#).unwrap();
+    assert_eq!(old, play(None, Decision::Hit));
+    assert_eq!(
+        serde_json::to_string(&play(second, Decision::Hit)).unwrap(),
+        r#"{"play":{"seat":0,"at":{"spot":0,"hand":1},"decision":"hit"}}"#
+    );
+}
+
+#[test]
 fn c_10_a_refused_action_says_why_and_changes_nothing() {
     let mut t = T::new(
         &rules("classic"),
@@ -918,6 +968,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         (
             Action::Play {
                 seat: 1,
+                at: None,
                 decision: Decision::Hit,
             },
             ActionError::NotYourTurn { seat: 1, turn: 0 },
@@ -925,6 +976,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         (
             Action::Play {
                 seat: 0,
+                at: None,
                 decision: Decision::Split,
             },
             ActionError::NotOffered {
@@ -934,6 +986,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         (
             Action::Play {
                 seat: 0,
+                at: None,
                 decision: Decision::EvenMoney,
             },
             ActionError::NotOffered {
@@ -943,6 +996,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         (
             Action::Play {
                 seat: 9,
+                at: None,
                 decision: Decision::Hit,
             },
             ActionError::UnknownSeat { seat: 9 },
@@ -959,6 +1013,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         (
             Action::Play {
                 seat: 0,
+                at: None,
                 decision: Decision::Double(m("7")),
             },
             ActionError::WrongAmount {
@@ -1009,6 +1064,7 @@ fn c_10_a_bet_above_the_balance_is_refused() {
         r.apply(
             Action::Play {
                 seat: 0,
+                at: None,
                 decision: Decision::Double(m("10"))
             },
             &mut meters,
@@ -1220,6 +1276,7 @@ fn c_12_the_shoe_is_reshuffled_after_the_round_the_cut_card_comes_out() {
                 .apply(
                     Action::Play {
                         seat: 0,
+                        at: None,
                         decision: d,
                     },
                     &mut felt_core::NoMeters,

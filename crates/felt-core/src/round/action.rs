@@ -81,9 +81,30 @@ pub enum Action {
     Play {
         /// The seat deciding.
         seat: u8,
+        /// The hand the decision is for. Given, the engine refuses the decision unless
+        /// it is that hand's turn ([`ActionError::NotThisHand`]), so a retried or late
+        /// decision can never land on the next hand. `None` (decisions stored before
+        /// they named their hand): the hand whose turn it is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<HandRef>,
         /// The decision.
         decision: Decision,
     },
+}
+
+/// A hand of a seat: its spot and the spot's hand (0 unless split).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HandRef {
+    /// The seat's spot.
+    pub spot: u8,
+    /// The spot's hand.
+    pub hand: u8,
+}
+
+impl std::fmt::Display for HandRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "spot {} hand {}", self.spot + 1, self.hand + 1)
+    }
 }
 
 /// A set of decisions (a bitset).
@@ -334,6 +355,14 @@ pub enum ActionError {
         balance: Money,
         /// The limit.
         limit: Money,
+    },
+    /// A decision named a hand whose turn it is not (a retried or late decision).
+    #[error("the decision is for {asked}, but it is {turn}'s turn: nothing was done")]
+    NotThisHand {
+        /// The hand the decision named.
+        asked: HandRef,
+        /// The hand whose turn it is.
+        turn: HandRef,
     },
     /// No such seat in this round.
     #[error("there is no seat {seat}")]

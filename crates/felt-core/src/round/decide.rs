@@ -1,7 +1,7 @@
 //! Verifying and applying actions: bets, the deal, and the seats' decisions.
 //! Every check comes before the first change, so a refused action changes nothing.
 
-use super::action::{Action, ActionError, AmountRange, Decision, Decisions, Legal, Turn};
+use super::action::{Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, Turn};
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
 use super::{
@@ -36,7 +36,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             } => self.side_bet(seat, spot, bet, amount, io),
             Action::Withdraw { seat, spot } => self.withdraw(seat, spot, io),
             Action::Deal => self.deal(io),
-            Action::Play { seat, decision } => self.decide(seat, decision, io),
+            Action::Play { seat, at, decision } => self.decide(seat, at, decision, io),
         }
     }
 
@@ -555,10 +555,25 @@ impl<R: RngCore + CryptoRng> Round<R> {
     pub(crate) fn decide<I: Io>(
         &mut self,
         seat: u8,
+        at: Option<HandRef>,
         d: Decision,
         io: &mut I,
     ) -> Result<(), ActionError> {
         let legal = self.legal_now();
+        if let (
+            Some(asked),
+            Turn::Seat {
+                seat: ts,
+                spot,
+                hand,
+            },
+        ) = (at, legal.turn)
+        {
+            let turn = HandRef { spot, hand };
+            if ts == seat && asked != turn {
+                return Err(ActionError::NotThisHand { asked, turn });
+            }
+        }
         self.decide_with(seat, d, legal, io)
     }
 

@@ -112,7 +112,11 @@ impl T {
     }
 
     pub fn play(&mut self, seat: u8, d: Decision) -> Result<(), ActionError> {
-        self.try_act(Action::Play { seat, decision: d })
+        self.try_act(Action::Play {
+            seat,
+            at: None,
+            decision: d,
+        })
     }
 
     pub fn ok(&mut self, seat: u8, d: Decision) {

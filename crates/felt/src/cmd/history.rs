@@ -162,7 +162,7 @@ fn action_text(a: &Action) -> String {
         ),
         Action::Withdraw { seat, spot } => format!("seat {} spot {} withdraws", seat + 1, spot + 1),
         Action::Deal => "deal".to_string(),
-        Action::Play { seat, decision } => {
+        Action::Play { seat, at, decision } => {
             let d = match decision {
                 Decision::Hit => "hit".to_string(),
                 Decision::Stand => "stand".to_string(),
@@ -173,7 +173,10 @@ fn action_text(a: &Action) -> String {
                 Decision::EvenMoney => "even money".to_string(),
                 Decision::Decline => "no thanks".to_string(),
             };
-            format!("seat {}: {d}", seat + 1)
+            match at {
+                Some(h) => format!("seat {} {h}: {d}", seat + 1),
+                None => format!("seat {}: {d}", seat + 1),
+            }
         }
     }
 }

@@ -751,7 +751,16 @@ impl Session<'_> {
                         Answer::Quit => return Ok(false),
                         Answer::Value(d) => d,
                     };
-                    match live.step(store, ctx, Some(Action::Play { seat, decision }))? {
+                    match live.step(
+                        store,
+                        ctx,
+                        // The decision names its hand: it cannot land on another.
+                        Some(Action::Play {
+                            seat,
+                            at: Some(felt_core::round::HandRef { spot, hand }),
+                            decision,
+                        }),
+                    )? {
                         Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
                         Stepped::Refused(e) => p.say(format!("  ! {e}")),
                     }
