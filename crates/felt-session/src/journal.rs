@@ -50,7 +50,21 @@ pub enum StepAction {
     Setup(Setup),
     /// An engine action.
     Action(Action),
+    /// An engine action a client sent under its own id (applied once per round).
+    Client(ClientStep),
 }
+
+/// An action a client sent, with the id it gave it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientStep {
+    /// The client's id for the action: the same id in a round is applied once.
+    pub id: String,
+    /// The action.
+    pub action: Action,
+}
+
+/// The longest client action id (bytes).
+pub const MAX_ACTION_ID: usize = 64;
 
 /// Who plays a round, with what, under which rules.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -248,6 +262,8 @@ pub struct Live {
     pending: Option<Pending>,
     /// The game voided the round (the shoe ran out): it ends voided, not finished.
     voided: bool,
+    /// The client action ids applied in this round.
+    applied: std::collections::BTreeSet<String>,
 }
 
 /// A round set up in memory and not yet written: its row and its setup step are written
@@ -264,6 +280,44 @@ pub enum Stepped {
     Done(Vec<Event>),
     /// The engine refused the action (nothing changed, nothing written).
     Refused(ActionError),
+    /// The action was for another round than the one in play (a late or retried
+    /// action): nothing changed.
+    OtherRound {
+        /// The round the action named.
+        asked: RoundId,
+        /// The round in play.
+        current: RoundId,
+    },
+    /// An action with this client id was already applied in this round: it is not
+    /// applied again (a retry), nothing changed.
+    AlreadyApplied,
+    /// The client action id is empty, too long or not printable: nothing changed.
+    BadActionId,
+}
+
+/// What happened, in a sentence: the refusal's reason (or that the step was written).
+impl std::fmt::Display for Stepped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stepped::Done(events) => write!(f, "written ({} events)", events.len()),
+            Stepped::Refused(e) => write!(f, "{e}"),
+            Stepped::OtherRound { asked, current } => write!(
+                f,
+                "the action is for round {asked}, but round {current} is in play: nothing \
+                 was done"
+            ),
+            Stepped::AlreadyApplied => {
+                write!(
+                    f,
+                    "an action with this id was already applied in this round"
+                )
+            }
+            Stepped::BadActionId => write!(
+                f,
+                "an action id is 1 to {MAX_ACTION_ID} printable ASCII characters"
+            ),
+        }
+    }
 }
 
 impl Live {
@@ -297,6 +351,7 @@ impl Live {
             setup,
             pending: Some(Pending { new, setup_step }),
             voided: false,
+            applied: Default::default(),
         };
         Ok((live, events))
     }
@@ -309,6 +364,7 @@ impl Live {
             setup,
             pending: None,
             voided: false,
+            applied: Default::default(),
         }
     }
 
@@ -373,6 +429,43 @@ impl Live {
         Ok((Live::resumed(id, engine, setup), events))
     }
 
+    /// The client action ids a resumed round had applied (from its replay).
+    pub fn with_applied(mut self, ids: impl IntoIterator<Item = String>) -> Live {
+        self.applied.extend(ids);
+        self
+    }
+
+    /// A client's action for round `round` under the client's id `id`: refused if
+    /// the round is not the one in play, not applied again if an action with this id
+    /// already was in this round, else applied and written like [`Live::step`] (the
+    /// id with it, so a replay and a resumed round know it).
+    pub fn step_client(
+        &mut self,
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        round: RoundId,
+        id: &str,
+        action: Action,
+    ) -> Result<Stepped> {
+        if round != self.id {
+            return Ok(Stepped::OtherRound {
+                asked: round,
+                current: self.id,
+            });
+        }
+        if id.is_empty() || id.len() > MAX_ACTION_ID || !id.bytes().all(|b| b.is_ascii_graphic()) {
+            return Ok(Stepped::BadActionId);
+        }
+        if self.applied.contains(id) {
+            return Ok(Stepped::AlreadyApplied);
+        }
+        let out = self.step_as(store, ctx, Some(action), Some(id))?;
+        if matches!(out, Stepped::Done(_)) {
+            self.applied.insert(id.to_string());
+        }
+        Ok(out)
+    }
+
     /// Applies `action` (or, with `None`, runs the chance steps due) and writes the
     /// step, with the meters read and moved inside the step's transaction. A step that
     /// ends the round finishes it in the same transaction.
@@ -381,6 +474,16 @@ impl Live {
         store: &mut dyn Store,
         ctx: &Ctx,
         action: Option<Action>,
+    ) -> Result<Stepped> {
+        self.step_as(store, ctx, action, None)
+    }
+
+    fn step_as(
+        &mut self,
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        action: Option<Action>,
+        client_id: Option<&str>,
     ) -> Result<Stepped> {
         if self.pending.is_some() {
             // The first action of a round not yet in the books: tried on a copy first,
@@ -418,7 +521,13 @@ impl Live {
                     *out = Some(Ok(Stepped::Refused(e)));
                     return StepWrite::Nothing;
                 }
-                let act = action.map(StepAction::Action);
+                let act = action.map(|a| match client_id {
+                    Some(id) => StepAction::Client(ClientStep {
+                        id: id.to_string(),
+                        action: a,
+                    }),
+                    None => StepAction::Action(a),
+                });
                 let step = match ctx.step(act.as_ref(), &events, &setup.players) {
                     Ok(s) => s,
                     Err(e) => {
@@ -484,6 +593,8 @@ pub struct Replayed {
     pub differences: Vec<String>,
     /// Differences past the listed ones (counted, not listed).
     pub unlisted: usize,
+    /// The client action ids of the replayed steps, in order.
+    pub client_ids: Vec<String>,
 }
 
 /// The meter amounts a stored step started from: each meter's first `before`.
@@ -526,6 +637,7 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
         steps: 0,
         differences: Vec::new(),
         unlisted: 0,
+        client_ids: Vec::new(),
     };
     let diff = |r: &mut Replayed, d: String| {
         if r.differences.len() < MAX_DIFFERENCES {
@@ -607,7 +719,10 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
                 r.engine = Some(engine);
                 r.setup = Some(s);
             }
-            Some(StepAction::Action(a)) => {
+            Some(StepAction::Action(a) | StepAction::Client(ClientStep { action: a, .. })) => {
+                if let Some(StepAction::Client(c)) = &action {
+                    r.client_ids.push(c.id.clone());
+                }
                 let Some(engine) = r.engine.as_mut() else {
                     diff(
                         &mut r,

@@ -240,6 +240,7 @@ fn round_lines(r: &RoundRecord) -> Vec<String> {
         .filter_map(|s| s.action.as_deref())
         .filter_map(|a| match serde_json::from_str::<StepAction>(a) {
             Ok(StepAction::Action(a)) => Some(action_text(&a)),
+            Ok(StepAction::Client(c)) => Some(action_text(&c.action)),
             Ok(StepAction::Setup(_)) => None,
             Err(_) => Some(format!("(unreadable: {a})")),
         })

@@ -479,7 +479,10 @@ fn recover<R: BufRead, W: Write>(
                      from its stored seed and actions, identical to its log).",
                     rec.id, r.steps
                 ));
-                Ok(Some((Live::resumed(rec.id, engine, setup), r.events)))
+                Ok(Some((
+                    Live::resumed(rec.id, engine, setup).with_applied(r.client_ids),
+                    r.events,
+                )))
             }
             _ => {
                 void(store, "it has no setup step".into())?;
@@ -565,7 +568,7 @@ impl Session<'_> {
             }
             match live.step(store, ctx, Some(Action::Deal))? {
                 Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
-                Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                refused => p.say(format!("  ! {refused}")),
             }
         }
         if !self.decisions(p, store, ctx, live, log)? {
@@ -646,7 +649,7 @@ impl Session<'_> {
                                 self.last_bets[slot] = Some(amount);
                                 break true;
                             }
-                            Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                            refused => p.say(format!("  ! {refused}")),
                         }
                     };
                     if !placed {
@@ -687,7 +690,7 @@ impl Session<'_> {
                                     self.show(p, log, &ev, spots)?;
                                     break;
                                 }
-                                Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                                refused => p.say(format!("  ! {refused}")),
                             }
                         }
                     }
@@ -717,7 +720,7 @@ impl Session<'_> {
                 Turn::Done | Turn::Bets => return Ok(true),
                 Turn::Chance => match live.step(store, ctx, None)? {
                     Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
-                    Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                    refused => p.say(format!("  ! {refused}")),
                 },
                 Turn::Seat { seat, spot, hand } => {
                     let view = live.engine.view(seat);
@@ -762,7 +765,7 @@ impl Session<'_> {
                         }),
                     )? {
                         Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
-                        Stepped::Refused(e) => p.say(format!("  ! {e}")),
+                        refused => p.say(format!("  ! {refused}")),
                     }
                 }
             }

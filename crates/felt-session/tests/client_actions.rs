@@ -1,0 +1,102 @@
+//! A client's actions through the session layer: an action names its round and carries
+//! the client's id; a late one (another round) or a retried one (an id already
+//! applied) changes nothing, and a resumed round still knows the ids it applied.
+
+use felt_core::round::HandRef;
+use felt_core::{card, presets, Action, Decision, Money, Shoe};
+use felt_session::dealing::{next_dealing, Seeds};
+use felt_session::journal::{replay, Ctx, Live, Stepped};
+use felt_store::{Account, RoundId, SqliteStore, Store};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+
+fn table() -> (tempfile::TempDir, SqliteStore, Ctx) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(dir.path().join("felt.db")).unwrap();
+    store.deposit("ann", Money::cents(1000_00)).unwrap();
+    let rules = presets::load("classic").unwrap().unwrap();
+    let ctx = Ctx::new(rules, "classic", "classic/ann".to_string()).unwrap();
+    (dir, store, ctx)
+}
+
+/// A round on a stacked shoe: ann 10 6 against a dealer 9 (a ten in the hole).
+fn begin(store: &mut SqliteStore, ctx: &Ctx) -> Live {
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let stacked = Shoe::stacked(6, &card::parse_cards("Tc 9d 6h Ts").unwrap(), &mut rng).unwrap();
+    let mut seeds = Seeds::Lab {
+        rng: Box::new(rng),
+        mark: "test".to_string(),
+    };
+    let dealing =
+        next_dealing(store, ctx, ctx.table.new_shoe(), &mut seeds, Some(stacked)).unwrap();
+    Live::begin(store, ctx, dealing, &["ann".to_string()], 1)
+        .unwrap()
+        .0
+}
+
+fn balance(store: &SqliteStore) -> Money {
+    store.balance(&Account::player("ann")).unwrap()
+}
+
+#[test]
+fn a_late_or_retried_client_action_changes_nothing_and_a_resumed_round_knows_its_ids() {
+    let (_dir, mut store, ctx) = table();
+    let mut live = begin(&mut store, &ctx);
+    let round = live.id;
+    let bet = Action::Bet {
+        seat: 0,
+        spot: 0,
+        amount: Money::cents(10_00),
+    };
+    // For another round: refused, nothing written.
+    let late = live
+        .step_client(&mut store, &ctx, RoundId(round.0 + 7), "b1", bet)
+        .unwrap();
+    assert!(matches!(late, Stepped::OtherRound { .. }), "{late}");
+    assert!(live.is_pending());
+    for bad in ["", "with space", &"x".repeat(65)] {
+        let s = live.step_client(&mut store, &ctx, round, bad, bet).unwrap();
+        assert!(matches!(s, Stepped::BadActionId), "{bad:?}: {s}");
+    }
+    let s = live
+        .step_client(&mut store, &ctx, round, "b1", bet)
+        .unwrap();
+    assert!(matches!(s, Stepped::Done(_)), "{s}");
+    assert_eq!(balance(&store), Money::cents(990_00));
+    // The same id again (a retry): not applied twice.
+    let again = live
+        .step_client(&mut store, &ctx, round, "b1", bet)
+        .unwrap();
+    assert!(matches!(again, Stepped::AlreadyApplied), "{again}");
+    assert_eq!(balance(&store), Money::cents(990_00));
+    let s = live
+        .step_client(&mut store, &ctx, round, "d1", Action::Deal)
+        .unwrap();
+    assert!(matches!(s, Stepped::Done(_)), "{s}");
+
+    // The round as the books hold it: its replay knows the ids, and a round resumed
+    // from it refuses them again.
+    let rec = store.round(round).unwrap().unwrap();
+    let r = replay(&ctx, &rec).unwrap();
+    assert!(r.differences.is_empty(), "{:?}", r.differences);
+    assert_eq!(r.client_ids, ["b1", "d1"]);
+    let mut resumed =
+        Live::resumed(round, r.engine.unwrap(), r.setup.unwrap()).with_applied(r.client_ids);
+    let stand = Action::Play {
+        seat: 0,
+        at: Some(HandRef { spot: 0, hand: 0 }),
+        decision: Decision::Stand,
+    };
+    let s = resumed
+        .step_client(&mut store, &ctx, round, "d1", stand)
+        .unwrap();
+    assert!(matches!(s, Stepped::AlreadyApplied), "{s}");
+    let s = resumed
+        .step_client(&mut store, &ctx, round, "s1", stand)
+        .unwrap();
+    assert!(matches!(s, Stepped::Done(_)), "{s}");
+    assert!(resumed.is_done());
+    // 16 against 19: the bet is lost, once.
+    assert_eq!(balance(&store), Money::cents(990_00));
+    assert!(store.check_books().unwrap().is_sound());
+}
