@@ -13,7 +13,7 @@ use rand_chacha::ChaCha20Rng;
 fn table() -> (tempfile::TempDir, SqliteStore, Ctx) {
     let dir = tempfile::tempdir().unwrap();
     let mut store = SqliteStore::open(dir.path().join("felt.db")).unwrap();
-    store.deposit("ann", Money::cents(1000_00)).unwrap();
+    store.deposit("ann", Money::cents(100_000)).unwrap();
     let rules = presets::load("classic").unwrap().unwrap();
     let ctx = Ctx::new(rules, "classic", "classic/ann".to_string()).unwrap();
     (dir, store, ctx)
@@ -62,13 +62,13 @@ fn a_late_or_retried_client_action_changes_nothing_and_a_resumed_round_knows_its
         .step_client(&mut store, &ctx, round, "b1", bet)
         .unwrap();
     assert!(matches!(s, Stepped::Done(_)), "{s}");
-    assert_eq!(balance(&store), Money::cents(990_00));
+    assert_eq!(balance(&store), Money::cents(99_000));
     // The same id again (a retry): not applied twice.
     let again = live
         .step_client(&mut store, &ctx, round, "b1", bet)
         .unwrap();
     assert!(matches!(again, Stepped::AlreadyApplied), "{again}");
-    assert_eq!(balance(&store), Money::cents(990_00));
+    assert_eq!(balance(&store), Money::cents(99_000));
     let s = live
         .step_client(&mut store, &ctx, round, "d1", Action::Deal)
         .unwrap();
@@ -97,6 +97,6 @@ fn a_late_or_retried_client_action_changes_nothing_and_a_resumed_round_knows_its
     assert!(matches!(s, Stepped::Done(_)), "{s}");
     assert!(resumed.is_done());
     // 16 against 19: the bet is lost, once.
-    assert_eq!(balance(&store), Money::cents(990_00));
+    assert_eq!(balance(&store), Money::cents(99_000));
     assert!(store.check_books().unwrap().is_sound());
 }
