@@ -2,6 +2,7 @@
 
 pub mod books;
 pub mod edge;
+pub mod eor;
 pub mod games;
 pub mod history;
 pub mod replay;

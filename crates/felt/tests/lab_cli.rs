@@ -1,0 +1,54 @@
+//! The advantage lab end to end: `felt eor`, `felt count`, `felt risk`.
+
+mod common;
+
+fn felt(args: &[&str]) -> (bool, String, String) {
+    let o = common::run(args, common::NO_DB, "");
+    (o.status.success(), common::stdout(&o), common::stderr(&o))
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (ok, out, err) = felt(args);
+    assert!(ok, "{args:?}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+const VALUES: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
+
+#[test]
+fn eor_json_has_the_issue_shape_and_per_card_values_where_suits_matter() {
+    let v = json(&["eor", "lucky-ladies", "--decks", "2", "--json"]);
+    assert_eq!(v["decks"], 2);
+    let main = v["main"]["eor_percent"].as_object().unwrap();
+    let mut keys: Vec<&str> = main.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    let mut want = VALUES;
+    want.sort_unstable();
+    assert_eq!(keys, want);
+    // small cards help the player when they leave, aces and tens hurt
+    assert!(main["5"].as_f64().unwrap() > 0.0 && main["T"].as_f64().unwrap() < 0.0);
+    let ll = &v["side_bets"][0];
+    assert_eq!(ll["id"], "lucky-ladies");
+    assert!(ll["house_edge"].as_f64().unwrap() > 0.0);
+    let cards = ll["eor_card_percent"].as_object().unwrap();
+    assert_eq!(cards.len(), 52);
+    // the queen of hearts is worth more to the bet than any other ten
+    let qh = cards["Qh"].as_f64().unwrap();
+    assert!(qh < cards["Qs"].as_f64().unwrap() && qh < cards["Kh"].as_f64().unwrap());
+    // Lucky Lucky reads suits only as "suited": no per-card table
+    let v = json(&["eor", "lucky-lucky", "--json"]);
+    assert!(v["side_bets"][0].get("eor_card_percent").is_none());
+}
+
+#[test]
+fn eor_refuses_bad_decks_and_meters_naming_them() {
+    let (ok, _, err) = felt(&["eor", "classic", "--decks", "9"]);
+    assert!(!ok && err.contains("9 decks"), "{err}");
+    let (ok, _, err) = felt(&["eor", "blazing-7s", "--meter", "-1"]);
+    assert!(!ok && err.contains("--meter"), "{err}");
+    let (ok, out, _) = felt(&["eor", "lucky-7", "--decks", "1"]);
+    assert!(
+        ok && out.contains("lucky-7") && out.contains("insurance"),
+        "{out}"
+    );
+}
