@@ -2,6 +2,7 @@
 //! dealer probabilities and player expected values, strategy and par sheets.
 #![forbid(unsafe_code)]
 
+pub mod count;
 pub mod eor;
 pub mod main_game;
 pub mod mapping;

@@ -31,6 +31,9 @@ enum Command {
     /// Print the exact effects of removal: how each wager's edge moves as one card of
     /// each value leaves the shoe.
     Eor(cmd::eor::Args),
+    /// Compare counting systems with each wager's effects of removal, and fit the best
+    /// simple count to each wager.
+    Count(cmd::count::Args),
     /// Print the basic strategy computed from the rules.
     Strategy(cmd::strategy::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(&a),
         Command::Edge(a) => cmd::edge::run(&a),
         Command::Eor(a) => cmd::eor::run(&a),
+        Command::Count(a) => cmd::count::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
         Command::Books(a) => cmd::books::run(&a),

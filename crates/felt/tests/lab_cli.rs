@@ -52,3 +52,50 @@ fn eor_refuses_bad_decks_and_meters_naming_them() {
         "{out}"
     );
 }
+
+#[test]
+fn count_writes_each_wagers_best_count_as_a_count_file_felt_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let v = json(&[
+        "count",
+        "lucky-lucky",
+        "--decks",
+        "2",
+        "--write",
+        d,
+        "--json",
+    ]);
+    let wagers: Vec<&str> = v["wagers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["wager"].as_str().unwrap())
+        .collect();
+    assert_eq!(wagers, ["main", "insurance", "lucky-lucky"]);
+    let file = dir.path().join("lucky-lucky-lucky-lucky.toml");
+    let f = file.to_str().unwrap();
+    // the written file is a count felt reads, and it correlates as reported
+    let again = json(&[
+        "count",
+        "lucky-lucky",
+        "--decks",
+        "2",
+        "--with",
+        f,
+        "--with",
+        "hi-lo",
+        "--json",
+    ]);
+    let ll = &again["wagers"][2];
+    let written = ll["correlations"][0]["bc"].as_f64().unwrap();
+    assert!((written - v["wagers"][2]["best"]["bc"].as_f64().unwrap()).abs() < 1e-12);
+    assert!(written > ll["correlations"][1]["bc"].as_f64().unwrap());
+    // a broken count file is refused with its line and key
+    std::fs::write(dir.path().join("bad.toml"), "name = \"b\"\n[tags]\nA = x\n").unwrap();
+    let bad = dir.path().join("bad.toml");
+    let (ok, _, err) = felt(&["count", "classic", "--with", bad.to_str().unwrap()]);
+    assert!(!ok && err.contains("line 3"), "{err}");
+    let (ok, _, err) = felt(&["count", "classic", "--with", "no-such-count"]);
+    assert!(!ok && err.contains("no count `no-such-count`"), "{err}");
+}
