@@ -7,4 +7,5 @@ pub mod eor;
 pub mod main_game;
 pub mod mapping;
 pub mod parsheet;
+pub mod risk;
 pub mod sidebet;

@@ -34,6 +34,9 @@ enum Command {
     /// Compare counting systems with each wager's effects of removal, and fit the best
     /// simple count to each wager.
     Count(cmd::count::Args),
+    /// Risk of ruin (for ever, within N hands, before a goal), the bankroll for a
+    /// target risk, N0, DI and SCORE.
+    Risk(cmd::risk::Args),
     /// Print the basic strategy computed from the rules.
     Strategy(cmd::strategy::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Edge(a) => cmd::edge::run(&a),
         Command::Eor(a) => cmd::eor::run(&a),
         Command::Count(a) => cmd::count::run(&a),
+        Command::Risk(a) => cmd::risk::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
         Command::Books(a) => cmd::books::run(&a),

@@ -99,3 +99,48 @@ fn count_writes_each_wagers_best_count_as_a_count_file_felt_reads_back() {
     let (ok, _, err) = felt(&["count", "classic", "--with", "no-such-count"]);
     assert!(!ok && err.contains("no count `no-such-count`"), "{err}");
 }
+
+#[test]
+fn risk_json_has_the_issue_shape_with_null_for_what_was_not_asked() {
+    let v = json(&[
+        "risk",
+        "--win",
+        "0.01",
+        "--sd",
+        "1.15",
+        "--bankroll",
+        "300",
+        "--json",
+    ]);
+    for k in [
+        "ror",
+        "ror_trip",
+        "ror_goal",
+        "bankroll_for_ror",
+        "n0",
+        "di",
+        "score",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert!(v["ror_trip"].is_null() && v["ror_goal"].is_null());
+    let ror = v["ror"].as_f64().unwrap();
+    assert!((ror - (-2.0 * 0.01 * 300.0 / (1.15f64 * 1.15)).exp()).abs() < 1e-12);
+    let v = json(&[
+        "risk",
+        "--win",
+        "0.01",
+        "--sd",
+        "1.15",
+        "--bankroll",
+        "300",
+        "--hands",
+        "1000",
+        "--goal",
+        "100",
+        "--json",
+    ]);
+    assert!(v["ror_trip"].as_f64().unwrap() < ror && v["ror_goal"].as_f64().unwrap() < ror);
+    let (ok, _, err) = felt(&["risk", "--win", "0.01", "--sd", "-1", "--bankroll", "3"]);
+    assert!(!ok && err.contains("--sd"), "{err}");
+}
