@@ -2,7 +2,10 @@
 //! dealer probabilities and player expected values, strategy and par sheets.
 #![forbid(unsafe_code)]
 
+pub mod count;
+pub mod eor;
 pub mod main_game;
 pub mod mapping;
 pub mod parsheet;
+pub mod risk;
 pub mod sidebet;

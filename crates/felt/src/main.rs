@@ -28,6 +28,15 @@ enum Command {
     Play(play::Args),
     /// Print the par sheet: the exact house edge of the main game and every side bet.
     Edge(cmd::edge::Args),
+    /// Print the exact effects of removal: how each wager's edge moves as one card of
+    /// each value leaves the shoe.
+    Eor(cmd::eor::Args),
+    /// Compare counting systems with each wager's effects of removal, and fit the best
+    /// simple count to each wager.
+    Count(cmd::count::Args),
+    /// Risk of ruin (for ever, within N hands, before a goal), the bankroll for a
+    /// target risk, N0, DI and SCORE.
+    Risk(cmd::risk::Args),
     /// Print the basic strategy computed from the rules.
     Strategy(cmd::strategy::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
@@ -51,6 +60,9 @@ fn main() -> ExitCode {
         Command::Rules(a) => cmd::rules::run(&a),
         Command::Play(a) => play::run(&a),
         Command::Edge(a) => cmd::edge::run(&a),
+        Command::Eor(a) => cmd::eor::run(&a),
+        Command::Count(a) => cmd::count::run(&a),
+        Command::Risk(a) => cmd::risk::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
         Command::Books(a) => cmd::books::run(&a),

@@ -74,6 +74,7 @@ pub(crate) fn compute(
     rules: &MainGameRules,
     shoe: &Shoe,
     ten_rank: f64,
+    fixed: Option<&BasicStrategy>,
 ) -> Result<Computed, MainGameError> {
     let prep = Prepared::new(rules)?;
     if shoe.hard_value() < min_value(rules.max_split_hands) {
@@ -85,7 +86,7 @@ pub(crate) fn compute(
     let mut e = Engine::new(prep, shoe.signed(), ten_rank);
     e.reserve(rules.max_split_hands);
     e.unsplit_pass();
-    let mut bs = strategy::hard_soft_pass(&e);
+    let mut bs = strategy::hard_soft_pass(&e, fixed);
     let hx = e.hx;
     let mut split_cd = [[None; 10]; 10];
     let mut split_bs = [[None; 10]; 10];
@@ -159,7 +160,9 @@ pub(crate) fn compute(
                 split_m2[p][u] = Some(e.split_m2(p, u, &x2, &p2, &jx[u], &pd[u]));
             }
         }
-        strategy::set_pair_split(&mut bs.strategy, p, &split_bs[p]);
+        if fixed.is_none() {
+            strategy::set_pair_split(&mut bs.strategy, p, &split_bs[p]);
+        }
     }
     bs.strategy.post_split = strategy::post_split_differences(&e, &bs.strategy);
     Ok(Computed {
@@ -341,7 +344,7 @@ impl Computed {
 pub fn analyse(rules: &MainGameRules) -> Result<MainGameAnalysis, MainGameError> {
     rules.validate()?;
     let shoe = Shoe::decks(rules.decks)?;
-    compute(rules, &shoe, f64::from(4 * rules.decks))?.summarise()
+    compute(rules, &shoe, f64::from(4 * rules.decks), None)?.summarise()
 }
 
 /// Exact analysis from any shoe composition (its cards are the full shoe
@@ -349,5 +352,21 @@ pub fn analyse(rules: &MainGameRules) -> Result<MainGameAnalysis, MainGameError>
 /// taken as spread evenly over the four ranks.
 pub fn analyse_shoe(rules: &MainGameRules, shoe: &Shoe) -> Result<MainGameAnalysis, MainGameError> {
     let ten_rank = f64::from(shoe.counts()[9]) / 4.0;
-    compute(rules, shoe, ten_rank)?.summarise()
+    compute(rules, shoe, ten_rank, None)?.summarise()
+}
+
+/// Exact analysis from any shoe composition with the player's strategy held
+/// fixed: `strategy` (typically the basic strategy computed off the top of the
+/// full shoe) plays every hand, pairs and post-split hands included, instead of
+/// the strategy the composition itself would give. `ev_basic` is then that fixed
+/// strategy's exact value for this shoe (what an effect of removal measures);
+/// `ev_cd` is still the optimal composition-dependent play for the shoe, and the
+/// returned `basic_strategy` is `strategy`.
+pub fn analyse_shoe_with_strategy(
+    rules: &MainGameRules,
+    shoe: &Shoe,
+    strategy: &BasicStrategy,
+) -> Result<MainGameAnalysis, MainGameError> {
+    let ten_rank = f64::from(shoe.counts()[9]) / 4.0;
+    compute(rules, shoe, ten_rank, Some(strategy))?.summarise()
 }

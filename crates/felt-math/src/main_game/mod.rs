@@ -56,7 +56,9 @@ mod shoe;
 mod split;
 mod strategy;
 
-pub use analysis::{analyse, analyse_shoe, MainGameAnalysis, UpCardSummary};
+pub use analysis::{
+    analyse, analyse_shoe, analyse_shoe_with_strategy, MainGameAnalysis, UpCardSummary,
+};
 pub use dealer::{dealer_probabilities, DealerProbs};
 pub use error::MainGameError;
 pub use evs::{hand_evs, ActionEvs};

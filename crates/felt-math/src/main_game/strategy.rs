@@ -464,8 +464,10 @@ fn deal_weight(e: &Engine, h: usize, u: usize) -> f64 {
 }
 
 /// Decides the hard and soft cells and the non-split part of the pair
-/// cells; returns the strategy with pair splits still undecided.
-pub(crate) fn hard_soft_pass(e: &Engine) -> BsPass {
+/// cells; returns the strategy with pair splits still undecided. With
+/// `fixed`, every cell is taken from that strategy instead (its pair cells
+/// already ranking the split) and only the values are computed.
+pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPass {
     let hx = e.hx;
     let len = hx.len();
     let mut hit_bs = vec![0.0; len * 10];
@@ -552,7 +554,9 @@ pub(crate) fn hard_soft_pass(e: &Engine) -> BsPass {
                 db += w * e.dbl[i];
                 su += w * e.r.surrender_value(e.pbj[i]).unwrap_or(0.0);
             }
-            let cell = if wt > 0.0 {
+            let cell = if let Some(f) = fixed {
+                *f.cell_internal(if soft { HandKind::Soft } else { HandKind::Hard }, total, u)
+            } else if wt > 0.0 {
                 Cell::new(
                     st / wt,
                     hi / wt,
@@ -591,7 +595,9 @@ pub(crate) fn hard_soft_pass(e: &Engine) -> BsPass {
         let (total, soft) = (hx.total[h], hx.soft[h]);
         for u in 0..10 {
             let need = 2 + i32::from(u == p);
-            strategy.pair[p][u] = if e.shoe[u] > 0 && e.shoe[p] >= need {
+            strategy.pair[p][u] = if let Some(f) = fixed {
+                f.pair[p][u]
+            } else if e.shoe[u] > 0 && e.shoe[p] >= need {
                 let i = h * 10 + u;
                 Cell::new(
                     e.stand[i],

@@ -125,6 +125,9 @@ pub enum SideBetError {
     /// The bet's minimum is not positive, so the meter has no unit.
     #[error("side bet `{0}`: the minimum wager must be positive to express the meter in units")]
     NoUnit(String),
+    /// A shoe too small to deal the cards the bet reads.
+    #[error("a shoe of {0} cards cannot deal the cards this bet reads")]
+    ShoeTooSmall(u64),
     /// A shoe of more than [`MAX_CARDS`] cards.
     #[error("a shoe of {0} cards: at most {MAX_CARDS} are allowed")]
     ShoeTooLarge(u64),
@@ -227,6 +230,25 @@ pub fn analyse_side_bet(
     let meter = resolve_meter(bet, meter_units)?;
     let counts = count_deals(rules, bet, &shoe)?;
     Ok(analyse_counts(rules, bet, decks, &counts, meter))
+}
+
+/// The player's exact expected value per unit wagered on `bet` when the round is
+/// dealt from `shoe` (any composition: a depleted shoe, a test shoe), with meter
+/// lines valued at `meter_units` (default as in [`analyse_side_bet`]). Positive
+/// favours the player; it is minus the house edge.
+pub fn expected_value(
+    rules: &Rules,
+    bet: &SideBetRules,
+    shoe: &ShoeCounts,
+    meter_units: Option<f64>,
+) -> Result<f64, SideBetError> {
+    check_lines(bet)?;
+    let meter = resolve_meter(bet, meter_units)?;
+    let counts = count_deals(rules, bet, shoe)?;
+    if counts.total == 0 {
+        return Err(SideBetError::ShoeTooSmall(shoe.total()));
+    }
+    Ok(-analyse_counts(rules, bet, 0, &counts, meter).house_edge)
 }
 
 /// Analyses every side bet of `rules`, in settlement order, for `decks` decks

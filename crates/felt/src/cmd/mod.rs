@@ -1,10 +1,13 @@
 //! One module per subcommand.
 
 pub mod books;
+pub mod count;
 pub mod edge;
+pub mod eor;
 pub mod games;
 pub mod history;
 pub mod replay;
+pub mod risk;
 pub mod rules;
 pub mod sim;
 pub mod strategy;

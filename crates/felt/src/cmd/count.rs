@@ -1,0 +1,155 @@
+//! `felt count NAME|FILE`: each wager's betting correlation with each count, and
+//! the best simple count for it, written as a count file.
+
+use anyhow::{Context, Result};
+use felt_math::count::{self, count_report, CountReport, CountSystem, LABELS};
+use felt_math::eor::effects_of_removal;
+use std::fmt::Write;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `felt count`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A preset game (see `felt games`) or the path of a rules file.
+    pub game: String,
+    /// Decks to analyse (default: the rules file's).
+    #[arg(long)]
+    pub decks: Option<u8>,
+    /// Progressive meter, in units of the wager (default: the meter's reset).
+    #[arg(long, allow_negative_numbers = true)]
+    pub meter: Option<f64>,
+    /// Compare these counts (a preset: hi-lo, ko, hi-opt-1, hi-opt-2, omega-2, zen,
+    /// wong-halves, insurance; or a count file), instead of every preset. Repeatable.
+    #[arg(long = "with", value_name = "NAME|FILE")]
+    pub with: Vec<String>,
+    /// Write each wager's best simple count as a count file in this directory.
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Loads a count by preset name or file path.
+pub fn load_count(arg: &str) -> Result<CountSystem> {
+    if let Some(c) = count::preset(arg) {
+        return Ok(c?);
+    }
+    let path = Path::new(arg);
+    if path.exists() || arg.contains('/') || arg.ends_with(".toml") {
+        let text = crate::bounded::read_text(path, "the count file", count::MAX_COUNT_FILE as u64)?;
+        return Ok(count::parse(&text, arg)?);
+    }
+    anyhow::bail!(
+        "no count `{arg}`: give a preset ({}) or the path of a count file",
+        count::PRESETS
+            .iter()
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// Prints the report (and writes the fitted counts with `--write`).
+pub fn run(a: &Args) -> Result<()> {
+    let meter = a.meter.map(crate::cmd::edge::check_meter).transpose()?;
+    let counts: Vec<CountSystem> = if a.with.is_empty() {
+        count::PRESETS
+            .iter()
+            .map(|(n, _)| load_count(n))
+            .collect::<Result<_>>()?
+    } else {
+        a.with
+            .iter()
+            .map(|n| load_count(n))
+            .collect::<Result<_>>()?
+    };
+    let rules = crate::game_arg::load_game(&a.game)?;
+    let eor = effects_of_removal(&rules, a.decks, meter)?;
+    let report = count_report(&eor, &counts);
+    if let Some(dir) = &a.write {
+        for w in &report.wagers {
+            let path = dir.join(format!("{}-{}.toml", report.game, w.wager));
+            let text = w.best.count.to_toml(&comment(&report, w));
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        write!(out, "{}", render(&report))?;
+    }
+    Ok(())
+}
+
+fn comment(r: &CountReport, w: &felt_math::count::WagerCounts) -> String {
+    format!(
+        "The best simple count for `{}` in {} ({} decks), fitted by `felt count` to the\n\
+         wager's exact effects of removal: level {}, betting correlation {}.",
+        w.wager,
+        r.game,
+        r.decks,
+        w.best.level,
+        bc(w.best.bc)
+    )
+}
+
+fn bc(x: Option<f64>) -> String {
+    x.map_or("-".to_string(), |v| format!("{v:.3}"))
+}
+
+/// The report as text: a table of betting correlations, then each best count.
+pub fn render(r: &CountReport) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "BETTING CORRELATIONS  {}, {} deck(s): each count's tags against each wager's exact \
+         effects of removal",
+        r.game, r.decks
+    );
+    let _ = writeln!(o);
+    let _ = write!(o, "{:<16}", "count");
+    for w in &r.wagers {
+        let _ = write!(o, "{:>14}", w.wager);
+    }
+    let _ = writeln!(o);
+    for (i, c) in r.counts.iter().enumerate() {
+        let _ = write!(o, "{:<16}", c.name);
+        for w in &r.wagers {
+            let _ = write!(o, "{:>14}", bc(w.correlations[i].bc));
+        }
+        let _ = writeln!(o);
+        if c.side_count.is_some() {
+            let _ = write!(o, "{:<16}", "  + side count");
+            for w in &r.wagers {
+                let _ = write!(o, "{:>14}", bc(w.correlations[i].bc_with_side_count));
+            }
+            let _ = writeln!(o);
+        }
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(o, "BEST SIMPLE COUNT per wager (tags A 2 3 4 5 6 7 8 9 T)");
+    for w in &r.wagers {
+        let tags: Vec<String> = LABELS
+            .iter()
+            .zip(w.best.count.tags)
+            .map(|(_, t)| format!("{:+}", t + 0.0))
+            .collect();
+        let _ = writeln!(
+            o,
+            "  {:<14} level {}  BC {}  {}  [{}]",
+            w.wager,
+            w.best.level,
+            bc(w.best.bc),
+            if w.best.count.balanced {
+                "balanced  "
+            } else {
+                "unbalanced"
+            },
+            tags.join(" ")
+        );
+    }
+    o
+}
