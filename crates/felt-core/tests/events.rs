@@ -101,17 +101,17 @@ fn play(rules: &Rules, seed: u64, rounds: usize) -> Vec<Event> {
         }
         while let Turn::Seat { seat, .. } = round.turn() {
             let d = random_legal(&round.legal_actions(), &mut rng);
-            round
-                .apply(
-                    Action::Play {
-                        seat,
-                        at: None,
-                        decision: d,
-                    },
-                    &mut meters,
-                    &mut log,
-                )
-                .unwrap();
+            // Now and then the seat's timer runs out instead.
+            let action = if rng.gen_bool(0.05) {
+                Action::Timeout { seat, at: None }
+            } else {
+                Action::Play {
+                    seat,
+                    at: None,
+                    decision: d,
+                }
+            };
+            round.apply(action, &mut meters, &mut log).unwrap();
         }
         assert_eq!(round.turn(), Turn::Done);
     }
@@ -238,6 +238,7 @@ fn c_11_every_event_of_every_preset_reads_back_as_itself() {
         "peeked",
         "hole-card-turned",
         "decided",
+        "timed-out",
         "stood",
         "dealer-done",
         "moved",

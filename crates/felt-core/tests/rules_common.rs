@@ -955,6 +955,61 @@ fn c_10_a_decision_for_another_hand_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn c_10_a_timeout_stands_the_hand_or_declines_the_offer_and_is_in_the_log() {
+    use felt_core::round::{HandRef, Place};
+    // The dealer shows an ace: the timer runs out on the insurance offer (declined),
+    // then on the hand (it stands).
+    let mut t = T::new(&rules("classic"), 1, &stack(&["Th 6c"], "9d", "As", "5c"));
+    t.bet(0, 0, "10");
+    t.deal();
+    let at = Place {
+        seat: 0,
+        spot: 0,
+        hand: 0,
+    };
+    let offered = t.round.legal_actions().decisions;
+    assert!(offered.contains(Decisions::INSURE));
+    let n = t.sink.events.len();
+    // Another hand's timer is refused, and changes nothing.
+    assert!(matches!(
+        t.try_act(Action::Timeout {
+            seat: 0,
+            at: Some(HandRef { spot: 1, hand: 0 })
+        }),
+        Err(ActionError::NotThisHand { .. })
+    ));
+    assert_eq!(t.sink.events.len(), n);
+    t.try_act(Action::Timeout { seat: 0, at: None }).unwrap();
+    assert_eq!(t.sink.events[n], Event::TimedOut { at });
+    assert_eq!(
+        t.sink.events[n + 1],
+        Event::Decided {
+            at,
+            decision: Decision::Decline
+        }
+    );
+    assert!(!t
+        .round
+        .legal_actions()
+        .decisions
+        .contains(Decisions::INSURE));
+    let n = t.sink.events.len();
+    t.try_act(Action::Timeout {
+        seat: 0,
+        at: Some(HandRef { spot: 0, hand: 0 }),
+    })
+    .unwrap();
+    assert_eq!(t.sink.events[n], Event::TimedOut { at });
+    assert!(t.sink.events[n..].contains(&Event::Decided {
+        at,
+        decision: Decision::Stand
+    }));
+    assert_eq!(t.round.turn(), Turn::Done);
+    // Nothing to time out once the round is over.
+    assert!(t.try_act(Action::Timeout { seat: 0, at: None }).is_err());
+}
+
+#[test]
 fn c_10_a_refused_action_says_why_and_changes_nothing() {
     let mut t = T::new(
         &rules("classic"),

@@ -100,3 +100,28 @@ fn a_late_or_retried_client_action_changes_nothing_and_a_resumed_round_knows_its
     assert_eq!(balance(&store), Money::cents(99_000));
     assert!(store.check_books().unwrap().is_sound());
 }
+
+#[test]
+fn a_round_with_a_timeout_replays_byte_for_byte() {
+    let (_dir, mut store, ctx) = table();
+    let mut live = begin(&mut store, &ctx);
+    let round = live.id;
+    let bet = Action::Bet {
+        seat: 0,
+        spot: 0,
+        amount: Money::cents(10_00),
+    };
+    for a in [bet, Action::Deal, Action::Timeout { seat: 0, at: None }] {
+        let s = live.step(&mut store, &ctx, Some(a)).unwrap();
+        assert!(matches!(s, Stepped::Done(_)), "{s}");
+    }
+    assert!(
+        live.is_done(),
+        "the timed-out hand stood and the round ended"
+    );
+    let rec = store.round(round).unwrap().unwrap();
+    assert!(rec.events.iter().any(|e| e.json.contains("\"timed-out\"")));
+    let r = replay(&ctx, &rec).unwrap();
+    assert!(r.differences.is_empty(), "{:?}", r.differences);
+    assert_eq!(r.steps, rec.steps.len());
+}

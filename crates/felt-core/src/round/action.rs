@@ -90,6 +90,16 @@ pub enum Action {
         /// The decision.
         decision: Decision,
     },
+    /// The seat's decision timer ran out: the hand stands; insurance, even money and
+    /// early surrender are declined. Recorded like any action (a `timed-out` event,
+    /// then the decision), so a round with timeouts replays byte for byte.
+    Timeout {
+        /// The seat whose turn it is.
+        seat: u8,
+        /// The hand the timer ran for (refused if it is not that hand's turn).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<HandRef>,
+    },
 }
 
 /// A hand of a seat: its spot and the spot's hand (0 unless split).

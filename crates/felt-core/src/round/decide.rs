@@ -37,6 +37,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             Action::Withdraw { seat, spot } => self.withdraw(seat, spot, io),
             Action::Deal => self.deal(io),
             Action::Play { seat, at, decision } => self.decide(seat, at, decision, io),
+            Action::Timeout { seat, at } => self.time_out(seat, at, io),
         }
     }
 
@@ -574,6 +575,46 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 return Err(ActionError::NotThisHand { asked, turn });
             }
         }
+        self.decide_with(seat, d, legal, io)
+    }
+
+    /// The seat's timer ran out: the hand stands, an offer is declined.
+    pub(crate) fn time_out<I: Io>(
+        &mut self,
+        seat: u8,
+        at: Option<HandRef>,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        let legal = self.legal_now();
+        let Turn::Seat {
+            seat: ts,
+            spot,
+            hand,
+        } = legal.turn
+        else {
+            return Err(ActionError::NoDecisionNow {
+                phase: self.phase(),
+            });
+        };
+        if ts != seat {
+            return Err(ActionError::NotYourTurn { seat, turn: ts });
+        }
+        let turn = HandRef { spot, hand };
+        if let Some(asked) = at.filter(|a| *a != turn) {
+            return Err(ActionError::NotThisHand { asked, turn });
+        }
+        let d = if legal.decisions.contains(Decisions::DECLINE) {
+            Decision::Decline
+        } else {
+            Decision::Stand
+        };
+        if !legal.decisions.allows(d) {
+            return Err(ActionError::NotOffered { decision: d });
+        }
+        let si = seat * self.table.cfg.spots + spot;
+        io.emit(Event::TimedOut {
+            at: self.place(si, hand),
+        });
         self.decide_with(seat, d, legal, io)
     }
 

@@ -344,6 +344,12 @@ pub enum Event {
         /// The decision.
         decision: Decision,
     },
+    /// The seat's decision timer ran out on this hand or offer; the decision taken for
+    /// it (stand, or decline an offer) follows.
+    TimedOut {
+        /// The hand.
+        at: Place,
+    },
     /// A hand stood by itself (hard 21, soft 21 without hit-soft-21, one-card split aces).
     Stood {
         /// The hand.

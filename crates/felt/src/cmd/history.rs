@@ -178,6 +178,10 @@ fn action_text(a: &Action) -> String {
                 None => format!("seat {}: {d}", seat + 1),
             }
         }
+        Action::Timeout { seat, at } => match at {
+            Some(h) => format!("seat {} {h}: timed out", seat + 1),
+            None => format!("seat {}: timed out", seat + 1),
+        },
     }
 }
 

@@ -166,6 +166,7 @@ pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
         Event::Stood { at, total } => {
             format!("{} stands on {total}.", names.hand(*at))
         }
+        Event::TimedOut { at } => format!("{}: the time to decide ran out.", names.hand(*at)),
         Event::DealerDone { total, busted } => {
             if *busted {
                 format!("Dealer busts with {total}.")
