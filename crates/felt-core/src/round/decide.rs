@@ -586,19 +586,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io: &mut I,
     ) -> Result<(), ActionError> {
         let legal = self.legal_now();
-        let Turn::Seat {
-            seat: ts,
-            spot,
-            hand,
-        } = legal.turn
-        else {
-            return Err(ActionError::NoDecisionNow {
-                phase: self.phase(),
-            });
-        };
-        if ts != seat {
-            return Err(ActionError::NotYourTurn { seat, turn: ts });
-        }
+        let (spot, hand) = self.turn_of(seat, &legal)?;
         let turn = HandRef { spot, hand };
         if let Some(asked) = at.filter(|a| *a != turn) {
             return Err(ActionError::NotThisHand { asked, turn });
@@ -618,14 +606,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.decide_with(seat, d, legal, io)
     }
 
-    /// [`Round::decide`] with the legal actions already computed for this state.
-    pub(crate) fn decide_with<I: Io>(
-        &mut self,
-        seat: u8,
-        d: Decision,
-        legal: Legal,
-        io: &mut I,
-    ) -> Result<(), ActionError> {
+    /// The spot and hand whose turn it is, if it is `seat`'s turn.
+    #[inline]
+    fn turn_of(&self, seat: u8, legal: &Legal) -> Result<(u8, u8), ActionError> {
         if seat >= self.nseats {
             return Err(ActionError::UnknownSeat { seat });
         }
@@ -645,6 +628,18 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 turn: turn_seat,
             });
         }
+        Ok((spot, hand))
+    }
+
+    /// [`Round::decide`] with the legal actions already computed for this state.
+    pub(crate) fn decide_with<I: Io>(
+        &mut self,
+        seat: u8,
+        d: Decision,
+        legal: Legal,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        let (spot, hand) = self.turn_of(seat, &legal)?;
         let si = seat * self.table.cfg.spots + spot;
         if !legal.decisions.allows(d) {
             // Allowed by the rules but not affordable: say so.
