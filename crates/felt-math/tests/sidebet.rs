@@ -140,7 +140,7 @@ fn la_2_lucky_ladies_table_b_and_queen_of_hearts_needs_two_decks() {
     let rules = preset("lucky-ladies")
         .modified(|f| {
             for (line, odds) in f.side_bets[0].pays.iter_mut().zip([1000, 200, 25, 10, 4]) {
-                line.odds = felt_core::Ratio::new(odds, 1);
+                line.pay = felt_core::rules::LinePay::Odds(felt_core::Ratio::new(odds, 1).unwrap());
             }
         })
         .unwrap();

@@ -78,7 +78,11 @@ fn an_error_with_a_cause_says_it_once() {
         "{e}"
     );
     let e = refused(&["sim", "classic", "--rounds", "10", "--decks", "9"]);
-    assert_eq!(e.matches("9 decks: 1 to 8 are allowed").count(), 1, "{e}");
+    assert_eq!(
+        e.matches("9 is not a whole number from 1 to 8").count(),
+        1,
+        "{e}"
+    );
 }
 
 #[test]
