@@ -1,4 +1,4 @@
-//! The common rules of GAMES.md section 1 (C-1 .. C-12), each on a stacked shoe
+//! The common rules (C-1 .. C-12 in docs/rules.md), each on a stacked shoe
 //! with exact amounts.
 
 mod common;

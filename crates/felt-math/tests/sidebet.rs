@@ -1,4 +1,4 @@
-//! Exact side-bet analysis: the published figures of GAMES.md, the pay-table and
+//! Exact side-bet analysis: the published figures of the rules (docs/rules.md), the pay-table and
 //! third-card rules, and a brute-force check of the fast enumerator against a naive
 //! one over physical cards.
 
@@ -549,7 +549,7 @@ fn is_natural(a: Card, b: Card) -> bool {
     (ace(a) && ten(b)) || (ten(a) && ace(b))
 }
 
-/// The cards each kind reads, from the rules as written in GAMES.md.
+/// The cards each kind reads, from the rules as written in docs/rules.md.
 fn context(rules: &Rules, bet: &SideBetRules, deal: &[Card]) -> HandContext {
     match bet.kind {
         SideBetKind::LuckyLucky | SideBetKind::ThreeCardPoker => HandContext {

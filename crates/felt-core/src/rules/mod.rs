@@ -1,7 +1,7 @@
 //! Rules as data: the TOML rules file (`games/*.toml`) read into typed structs and
 //! validated into [`Rules`], the only form the engine and the analysis accept.
 //!
-//! Every rule of `GAMES.md` is a field here; nothing about a game is hard-coded.
+//! Every rule of `docs/rules.md` is a field here; nothing about a game is hard-coded.
 
 mod describe;
 mod load;
