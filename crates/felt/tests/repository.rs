@@ -206,7 +206,10 @@ fn rust_version_is_what_the_build_and_the_tests_need() {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     // The packages of this machine's platform: those a build here uses (the others
     // are not downloaded, and cargo metadata works offline only on those fetched).
-    let rustc = std::process::Command::new("rustc").arg("-vV").output().unwrap();
+    let rustc = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .unwrap();
     let host = String::from_utf8_lossy(&rustc.stdout)
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
