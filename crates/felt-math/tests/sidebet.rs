@@ -613,7 +613,7 @@ fn shoe_of(ranks: &[Rank], copies: usize) -> Vec<Card> {
     let mut v = Vec::new();
     for c in full_deck() {
         if ranks.contains(&c.rank) {
-            v.extend(std::iter::repeat(c).take(copies));
+            v.extend(std::iter::repeat_n(c, copies));
         }
     }
     v

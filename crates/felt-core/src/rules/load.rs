@@ -446,7 +446,7 @@ fn last_header(
         path.push(Step::Key(name.to_string()));
         let mut visit = |t: &toml_edit::Table, path: &mut Vec<Step>| {
             if let Some(s) = t.span() {
-                if best.as_ref().map_or(true, |(b, _)| s.start >= *b) {
+                if best.as_ref().is_none_or(|(b, _)| s.start >= *b) {
                     *best = Some((s.start, path.clone()));
                 }
             }
