@@ -47,7 +47,10 @@ fn sim_refuses_out_of_range_options_naming_the_option() {
     let o = felt(&["sim", "classic", "--rounds", "0"], "");
     let e = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("--rounds") && e.contains("`0` is no rounds"), "{e}");
+    assert!(
+        e.contains("--rounds") && e.contains("`0` is no rounds"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -106,3 +106,136 @@ fn the_readme_shows_sim_rounds_as_optional_with_its_default() {
     let help = ok(&["sim", "--help"]);
     assert!(help.contains("[default: 1000000]"), "{help}");
 }
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+#[test]
+fn strategy_is_a_chart_a_person_reads() {
+    for game in ["classic", "lucky-ladies", "lucky-7", "blackjack-bonus"] {
+        for ev in [None, Some("--ev"), Some("--ev=before-peek")] {
+            let mut args = vec!["strategy", game];
+            args.extend(ev);
+            let out = ok(&args);
+            for line in out.lines() {
+                assert!(
+                    line.chars().count() <= 80,
+                    "{args:?}: {} columns: {line}",
+                    line.len()
+                );
+                assert_eq!(line.trim_end(), line, "{args:?}: trailing blanks: {line:?}");
+            }
+            // No soft 12 (A,1) row: two aces are the pair A,A.
+            assert!(!out.lines().any(|l| l.starts_with("A,1 ")), "{args:?}");
+            // Every code the chart uses has its words in the legend.
+            let chart: Vec<&str> = out
+                .lines()
+                .take_while(|l| !l.starts_with("Legend:"))
+                .collect();
+            let legend: String = out
+                .lines()
+                .skip_while(|l| !l.starts_with("Legend:"))
+                .take_while(|l| !l.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            for code in ["S", "H", "P", "Dh", "Ds", "Rh", "Rs", "Rp"] {
+                let used = chart
+                    .iter()
+                    .any(|l| l.split_whitespace().skip(1).any(|c| c == code));
+                if used {
+                    assert!(
+                        legend.contains(&format!("{code} ")),
+                        "{args:?}: {code} not in {legend}"
+                    );
+                }
+            }
+            // One line per cell after a split.
+            let after: Vec<&str> = out
+                .lines()
+                .skip_while(|l| !l.starts_with("After a split"))
+                .skip(1)
+                .take_while(|l| !l.is_empty())
+                .filter(|l| l.starts_with("    "))
+                .collect();
+            assert!(
+                !after.is_empty(),
+                "{args:?}: every preset splits somewhere differently"
+            );
+            let mut names: Vec<&str> = after.iter().map(|l| &l[4..15]).collect();
+            let n = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), n, "{args:?}: a cell on two lines: {after:#?}");
+        }
+    }
+}
+
+#[test]
+fn strategy_ev_offers_values_given_no_dealer_blackjack_and_says_so() {
+    let v = json(&["strategy", "lucky-ladies", "--json"]);
+    let cells = v["cells"].as_array().unwrap();
+    let cell = |row: &str, up: &str| {
+        cells
+            .iter()
+            .find(|c| c["row"] == row && c["up"] == up)
+            .unwrap_or_else(|| panic!("no cell {row} v {up}"))
+    };
+    // Late surrender given no dealer blackjack is half the bet exactly; before the
+    // peek a dealer blackjack costs the whole bet.
+    for (row, up) in [("16", "T"), ("15", "A"), ("8,8", "A")] {
+        let c = cell(row, up);
+        assert_eq!(c["dealer_peeks"], true);
+        let given = c["ev_given_no_blackjack"]["surrender"].as_f64().unwrap();
+        let before = c["ev_before_peek"]["surrender"].as_f64().unwrap();
+        let p = c["dealer_blackjack_probability"].as_f64().unwrap();
+        assert!((given + 0.5).abs() < 1e-12, "{row} v {up}: {given}");
+        assert!(
+            (before - (-0.5 - 0.5 * p)).abs() < 1e-12,
+            "{row} v {up}: {before}"
+        );
+        // Every action on both bases: before = (1 - p) given - p.
+        for a in ["stand", "hit", "double"] {
+            let g = c["ev_given_no_blackjack"][a].as_f64().unwrap();
+            let b = c["ev_before_peek"][a].as_f64().unwrap();
+            assert!((b - ((1.0 - p) * g - p)).abs() < 1e-12, "{row} v {up} {a}");
+        }
+    }
+    // No peek under a 5: one basis only.
+    assert!(cell("16", "5")["ev_given_no_blackjack"].is_null());
+    // The chart's plays in JSON are the text chart's.
+    let text = ok(&["strategy", "lucky-ladies"]);
+    let row16 = text.lines().find(|l| l.starts_with("16 ")).unwrap();
+    let plays: Vec<&str> = row16.split_whitespace().skip(1).collect();
+    let chart = v["chart"].as_array().unwrap();
+    let j16 = chart.iter().find(|r| r["row"] == "16").unwrap();
+    assert_eq!(j16["plays"].as_array().unwrap().len(), 10);
+    for (i, p) in plays.iter().enumerate() {
+        assert_eq!(j16["plays"][i], *p);
+    }
+
+    // The text says which basis it shows, and shows it.
+    let ev = ok(&["strategy", "lucky-ladies", "--ev"]);
+    assert!(ev.contains("given the dealer has no blackjack"), "{ev}");
+    let block: Vec<&str> = ev
+        .lines()
+        .skip_while(|l| !l.starts_with("hard 16 "))
+        .take(7)
+        .collect();
+    let surrender = block.iter().find(|l| l.starts_with("surrender")).unwrap();
+    assert!(
+        surrender.split_whitespace().skip(1).all(|x| x == "-0.500"),
+        "{surrender}"
+    );
+    let before = ok(&["strategy", "lucky-ladies", "--ev", "before-peek"]);
+    assert!(before.contains("Before the peek"), "{before}");
+    let block: Vec<&str> = before
+        .lines()
+        .skip_while(|l| !l.starts_with("hard 16 "))
+        .take(7)
+        .collect();
+    let surrender = block.iter().find(|l| l.starts_with("surrender")).unwrap();
+    let vals: Vec<&str> = surrender.split_whitespace().skip(1).collect();
+    assert_eq!(vals[..8], ["-0.500"; 8], "{surrender}");
+    assert!(vals[8] != "-0.500" && vals[9] != "-0.500", "{surrender}");
+}
