@@ -46,7 +46,7 @@ fn edge_decks_and_meter_options_change_the_figures() {
     let (ok, out, _) = felt(&["edge", "blazing-7s"]);
     assert!(ok);
     assert!(
-        out.contains("break-even meter 16059.3 units")
+        out.contains("break-even meter 16,059.31 units")
             && out.contains("edge = 37.1586% - 0.002314% x meter")
             && out.contains("METER CURVE"),
         "{out}"

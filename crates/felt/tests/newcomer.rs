@@ -239,3 +239,104 @@ fn strategy_ev_offers_values_given_no_dealer_blackjack_and_says_so() {
     assert_eq!(vals[..8], ["-0.500"; 8], "{surrender}");
     assert!(vals[8] != "-0.500" && vals[9] != "-0.500", "{surrender}");
 }
+
+/// Digit runs of four or more that are not grouped with commas, outside decimal
+/// fractions and seeds (an identifier, copied as it is).
+fn ungrouped(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let before = if start > 0 { b[start - 1] } else { b' ' };
+        let is_seed = text[..start].ends_with("seed ");
+        if i - start >= 4 && before != b'.' && before != b',' && !is_seed {
+            let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+            let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
+            found.push(text[line_start..line_end].to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn analysis_numbers_are_grouped_with_two_decimal_amounts() {
+    assert_eq!(
+        ungrouped("a 1234 b 1,234 c 0.12345 seed 98765"),
+        ["a 1234 b 1,234 c 0.12345 seed 98765"]
+    );
+    for game in [
+        "classic",
+        "lucky-7",
+        "lucky-lucky",
+        "blazing-7s",
+        "blackjack-bonus",
+        "lucky-ladies",
+    ] {
+        let edge = ok(&["edge", game]);
+        assert!(
+            ungrouped(&edge).is_empty(),
+            "felt edge {game}: {:#?}",
+            ungrouped(&edge)
+        );
+        let sim = ok(&["sim", game, "--rounds", "3000", "--seed", "4"]);
+        assert!(
+            ungrouped(&sim).is_empty(),
+            "felt sim {game}: {:#?}",
+            ungrouped(&sim)
+        );
+    }
+    // The big ones: a par sheet's deal counts.
+    let edge = ok(&["edge", "blazing-7s"]);
+    assert!(
+        edge.contains("2,862,766,146,240 ordered 5-card deals"),
+        "{edge}"
+    );
+    assert!(edge.contains("Meter 2,000.00 units"), "{edge}");
+}
+
+#[test]
+fn b7_1_the_meter_curve_reads_at_round_meters_through_break_even() {
+    for meter in [None, Some("500"), Some("100000")] {
+        let mut args = vec!["edge", "blazing-7s", "--json"];
+        if let Some(m) = meter {
+            args.extend(["--meter", m]);
+        }
+        let v = json(&args);
+        let points = v["meter_curves"][0][1].as_array().unwrap();
+        let meters: Vec<f64> = points
+            .iter()
+            .map(|p| p["meter"].as_f64().unwrap())
+            .collect();
+        let step = meters[1];
+        // A step of 1, 2, 2.5 or 5 times a power of ten, every meter a multiple of it.
+        let scale = 10f64.powf(step.log10().floor());
+        assert!(
+            [1.0, 2.0, 2.5, 5.0]
+                .iter()
+                .any(|f| (step / scale - f).abs() < 1e-9),
+            "{args:?}: step {step}"
+        );
+        for (i, m) in meters.iter().enumerate() {
+            assert!((m - step * i as f64).abs() < 1e-6, "{args:?}: {meters:?}");
+        }
+        assert!((5..=21).contains(&meters.len()), "{args:?}: {meters:?}");
+        let edges: Vec<f64> = points
+            .iter()
+            .map(|p| p["house_edge"].as_f64().unwrap())
+            .collect();
+        assert!(
+            edges[0] > 0.0 && *edges.last().unwrap() < 0.0,
+            "{args:?}: {edges:?}"
+        );
+        let analysed = v["side_bets"][0]["meter"]["meter_units"].as_f64().unwrap();
+        assert!(*meters.last().unwrap() >= analysed, "{args:?}");
+    }
+}

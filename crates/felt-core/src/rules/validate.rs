@@ -317,11 +317,20 @@ pub(super) fn bound(f: &RulesFile) -> Bound {
     b
 }
 
-/// `cents` as an amount (`12.50`), for any width.
+/// `cents` as an amount with thousands separators (`1,000,000,012,112.50`), for any
+/// width.
 fn show(cents: i128) -> String {
     let sign = if cents < 0 { "-" } else { "" };
     let a = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
+    let whole = (a / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{sign}{grouped}.{:02}", a % 100)
 }
 
 /// Refuses a file whose payouts could overflow what the engine and the books hold:
@@ -337,8 +346,8 @@ fn check_payouts(f: &RulesFile) -> Result<(), Refusal> {
                     format!(
                         "a meter's reset value is at most {} (the engine's balance limit), \
                          not {}",
-                        super::METER_BOUND,
-                        p.reset
+                        show(super::METER_BOUND.as_cents().into()),
+                        show(p.reset.as_cents().into())
                     ),
                 );
             }
@@ -358,8 +367,8 @@ fn check_payouts(f: &RulesFile) -> Result<(), Refusal> {
                 show(seat),
                 b.spots,
                 show(b.per_spot),
-                MAX_ROUND_PAYOUT,
-                MAX_BALANCE
+                show(MAX_ROUND_PAYOUT.as_cents().into()),
+                show(MAX_BALANCE.as_cents().into())
             ),
         );
     }
