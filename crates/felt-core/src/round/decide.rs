@@ -153,7 +153,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if self.spots[usize::from(si)].nhands != 0 {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        if amount != self.verified_main {
+        // The cache starts at -1 (no amount checked yet): an amount of zero or less is
+        // always checked, so no first bet can slip through as the cache's value.
+        if amount <= Money::ZERO || amount != self.verified_main {
             self.check_main_amount(amount)?;
         }
         self.check_funds(seat, amount)?;
@@ -199,7 +201,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         let id = b.id;
         let k = usize::from(bet);
-        if amount != self.verified_side[k] {
+        if amount <= Money::ZERO || amount != self.verified_side[k] {
             self.check_side_amount(k, amount)?;
         }
         self.check_funds(seat, amount)?;
