@@ -128,22 +128,40 @@ impl Serialize for Money {
     }
 }
 
+/// What a rules file may write for an amount, in the words of its error messages.
+const AMOUNT_WORDS: &str = "an amount: a whole number (25) or a decimal in quotes (\"2.50\")";
+
 impl<'de> Deserialize<'de> for Money {
     /// Accepts a string `"2.50"` or a whole number of units `2`.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(i64),
-            Text(String),
+        struct Amount;
+        impl serde::de::Visitor<'_> for Amount {
+            type Value = Money;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(AMOUNT_WORDS)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Money, E> {
+                v.checked_mul(100)
+                    .map(Money)
+                    .ok_or_else(|| E::custom(format!("{v} is too large an amount of money")))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Money, E> {
+                i64::try_from(v)
+                    .ok()
+                    .and_then(|v| v.checked_mul(100))
+                    .map(Money)
+                    .ok_or_else(|| E::custom(format!("{v} is too large an amount of money")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Money, E> {
+                Err(E::custom(format!(
+                    "{v} is not {AMOUNT_WORDS}: write a decimal amount in quotes, \"{v:.2}\""
+                )))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Money, E> {
+                v.parse().map_err(E::custom)
+            }
         }
-        match Raw::deserialize(d)? {
-            Raw::Int(i) => i
-                .checked_mul(100)
-                .map(Money)
-                .ok_or_else(|| serde::de::Error::custom("amount too large")),
-            Raw::Text(t) => t.parse().map_err(serde::de::Error::custom),
-        }
+        d.deserialize_any(Amount)
     }
 }
 
@@ -235,9 +253,19 @@ impl Serialize for Ratio {
 }
 
 impl<'de> Deserialize<'de> for Ratio {
+    /// Accepts `"a:b"` (or `"a to b"`) in quotes.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Ratio, D::Error> {
-        let t = String::deserialize(d)?;
-        t.parse().map_err(serde::de::Error::custom)
+        struct RatioText;
+        impl serde::de::Visitor<'_> for RatioText {
+            type Value = Ratio;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a payout ratio in quotes, a:b (\"3:2\", \"200:1\")")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Ratio, E> {
+                v.parse().map_err(E::custom)
+            }
+        }
+        d.deserialize_str(RatioText)
     }
 }
 

@@ -168,10 +168,8 @@ fn c_11_every_event_of_every_preset_reads_back_as_itself() {
         (
             "blazing-7s, common meter lines".to_string(),
             variant("blazing-7s", |f| {
-                f.side_bets[0].pays[3].odds = None;
-                f.side_bets[0].pays[3].meter_percent = Some(10);
-                f.side_bets[0].pays[4].odds = None;
-                f.side_bets[0].pays[4].meter_percent = Some(100);
+                f.side_bets[0].pays[3].pay = felt_core::rules::LinePay::Meter(10);
+                f.side_bets[0].pays[4].pay = felt_core::rules::LinePay::Meter(100);
                 f.side_bets[0].pays[4].basis = Basis::For;
                 f.side_bets[0].pays[2].basis = Basis::For;
             }),

@@ -406,10 +406,8 @@ fn c_12_la_3_property_rule_variants() {
         }),
         variant("blazing-7s", |f| {
             // Meter lines on common hands, so awards, resets and B7-6 ordering run often.
-            f.side_bets[0].pays[3].odds = None;
-            f.side_bets[0].pays[3].meter_percent = Some(10);
-            f.side_bets[0].pays[4].odds = None;
-            f.side_bets[0].pays[4].meter_percent = Some(100);
+            f.side_bets[0].pays[3].pay = felt_core::rules::LinePay::Meter(10);
+            f.side_bets[0].pays[4].pay = felt_core::rules::LinePay::Meter(100);
             f.side_bets[0].pays[4].basis = felt_core::Basis::For;
         }),
         variant("lucky-7", |f| {

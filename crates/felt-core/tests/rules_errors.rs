@@ -268,9 +268,9 @@ fn c_2_a_payout_that_could_overflow_the_books_is_refused_at_its_line() {
         "side_bets[0].pays[0].odds",
     );
     // The message gives the payout, the seat's round, the spots and the limit.
-    assert!(m.contains("42949672960000000.00"), "{m}");
+    assert!(m.contains("42,949,672,960,000,000.00"), "{m}");
     assert!(m.contains("3 spot(s)"), "{m}");
-    assert!(m.contains("10000000000000000.00"), "{m}");
+    assert!(m.contains("10,000,000,000,000,000.00"), "{m}");
 
     // The same odds on the preset's maximum are fine: the bound is the product.
     let small = edited(

@@ -449,13 +449,12 @@ fn b7_2_table_b_diamonds_take_the_meter_other_suits_10_percent_one_colour_500() 
         p[0].hand = HandName::ThreeSevensDiamonds;
         p[1].hand = HandName::ThreeSevensSuited;
         p[2].hand = HandName::ThreeSevensSameColour;
-        p[2].odds = Some(felt_core::Ratio::new(500, 1).unwrap());
+        p[2].pay = felt_core::rules::LinePay::Odds(felt_core::Ratio::new(500, 1).unwrap());
         p.insert(
             3,
             felt_core::rules::PayLine {
                 hand: HandName::ThreeSevens,
-                odds: Some(felt_core::Ratio::new(200, 1).unwrap()),
-                meter_percent: None,
+                pay: felt_core::rules::LinePay::Odds(felt_core::Ratio::new(200, 1).unwrap()),
                 basis: Basis::To,
             },
         );

@@ -111,9 +111,13 @@ pub fn par_sheet(
                 .unwrap_or(m.meter_units)
                 .max(m.meter_units)
                 * 1.25;
-            let points = (0..=10)
+            let step = round_step(top / 10.0);
+            // Round meters (multiples of a 1, 2, 2.5 or 5 step) from 0 to the first at or
+            // past `top`: past the break-even meter and the meter analysed.
+            let n = (top / step).ceil().clamp(1.0, 20.0) as u32;
+            let points = (0..=n)
                 .map(|i| {
-                    let meter = top * f64::from(i) / 10.0;
+                    let meter = step * f64::from(i);
                     MeterPoint {
                         meter,
                         house_edge: m.edge_at_zero_meter - m.edge_per_meter_unit * meter,
@@ -154,4 +158,21 @@ pub fn par_sheet(
         meter_curves,
         strategy: a.basic_strategy,
     })
+}
+
+/// The round step at or above `x`: 1, 2, 2.5 or 5 times a power of ten (at least
+/// 0.01), so that a meter curve reads at round meters.
+fn round_step(x: f64) -> f64 {
+    if !(x.is_finite() && x > 0.01) {
+        return 0.01;
+    }
+    let mut p = 10f64.powf(x.log10().floor());
+    loop {
+        for f in [1.0, 2.0, 2.5, 5.0] {
+            if f * p >= x {
+                return f * p;
+            }
+        }
+        p *= 10.0;
+    }
 }

@@ -373,7 +373,7 @@ fn cards_of(ranks: &[Rank], copies: usize) -> Vec<Card> {
     (0..52)
         .filter_map(Card::from_index)
         .filter(|c| ranks.contains(&c.rank))
-        .flat_map(|c| std::iter::repeat(c).take(copies))
+        .flat_map(|c| std::iter::repeat_n(c, copies))
         .collect()
 }
 

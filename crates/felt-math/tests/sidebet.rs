@@ -1,4 +1,4 @@
-//! Exact side-bet analysis: the published figures of GAMES.md, the pay-table and
+//! Exact side-bet analysis: the published figures of the rules (docs/rules.md), the pay-table and
 //! third-card rules, and a brute-force check of the fast enumerator against a naive
 //! one over physical cards.
 
@@ -140,7 +140,7 @@ fn la_2_lucky_ladies_table_b_and_queen_of_hearts_needs_two_decks() {
     let rules = preset("lucky-ladies")
         .modified(|f| {
             for (line, odds) in f.side_bets[0].pays.iter_mut().zip([1000, 200, 25, 10, 4]) {
-                line.odds = felt_core::Ratio::new(odds, 1);
+                line.pay = felt_core::rules::LinePay::Odds(felt_core::Ratio::new(odds, 1).unwrap());
             }
         })
         .unwrap();
@@ -549,7 +549,7 @@ fn is_natural(a: Card, b: Card) -> bool {
     (ace(a) && ten(b)) || (ten(a) && ace(b))
 }
 
-/// The cards each kind reads, from the rules as written in GAMES.md.
+/// The cards each kind reads, from the rules as written in docs/rules.md.
 fn context(rules: &Rules, bet: &SideBetRules, deal: &[Card]) -> HandContext {
     match bet.kind {
         SideBetKind::LuckyLucky | SideBetKind::ThreeCardPoker => HandContext {
@@ -613,7 +613,7 @@ fn shoe_of(ranks: &[Rank], copies: usize) -> Vec<Card> {
     let mut v = Vec::new();
     for c in full_deck() {
         if ranks.contains(&c.rank) {
-            v.extend(std::iter::repeat(c).take(copies));
+            v.extend(std::iter::repeat_n(c, copies));
         }
     }
     v

@@ -12,7 +12,7 @@ fn count(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -36,27 +36,38 @@ fn rate(r: f64) -> String {
     }
 }
 
-fn edge_line(out: &mut String, s: &BetSummary, exact: Option<f64>) {
-    let _ = writeln!(
-        out,
-        "  house edge {}  SE {}  95% [{}, {}]  SD/round {:.4}",
-        pct(s.house_edge),
-        pct(s.se),
-        pct(s.ci95[0]),
-        pct(s.ci95[1]),
-        s.sd_per_round
-    );
-    if let Some(x) = exact {
-        let z = if s.se > 0.0 {
-            (s.house_edge - x) / s.se
-        } else {
-            0.0
-        };
+fn edge_line(out: &mut String, s: &BetSummary, exact: Option<f64>, rounds: u64) {
+    if s.se > 0.0 {
         let _ = writeln!(
             out,
-            "  exact      {}  (simulated - exact = {z:+.2} SE)",
-            pct(x)
+            "  house edge {}  SE {}  95% [{}, {}]  SD/round {:.4}",
+            pct(s.house_edge),
+            pct(s.se),
+            pct(s.ci95[0]),
+            pct(s.ci95[1]),
+            s.sd_per_round
         );
+    } else {
+        // One round, or rounds that all came out alike: no spread to estimate an
+        // error from, so no interval and no comparison in standard errors.
+        let why = if rounds < 2 {
+            "one round has no standard error; simulate more rounds"
+        } else {
+            "every round came out alike, so there is no standard error yet; simulate more rounds"
+        };
+        let _ = writeln!(out, "  house edge {}  ({why})", pct(s.house_edge));
+    }
+    if let Some(x) = exact {
+        if s.se > 0.0 {
+            let z = (s.house_edge - x) / s.se;
+            let _ = writeln!(
+                out,
+                "  exact      {}  (simulated - exact = {z:+.2} SE)",
+                pct(x)
+            );
+        } else {
+            let _ = writeln!(out, "  exact      {}", pct(x));
+        }
     }
     let _ = writeln!(
         out,
@@ -94,8 +105,9 @@ pub fn text(r: &SimReport) -> String {
     );
     let _ = writeln!(
         out,
-        "{} rounds, seed {}, {} thread(s): {:.2} s, {} rounds/s ({} per thread); setup {:.2} s",
+        "{} round{}, seed {}, {} thread(s): {:.2} s, {} rounds/s ({} per thread); setup {:.2} s",
         count(r.rounds),
+        if r.rounds == 1 { "" } else { "s" },
         r.seed,
         r.threads,
         r.elapsed_seconds,
@@ -112,7 +124,7 @@ pub fn text(r: &SimReport) -> String {
     }
     let m = &r.main;
     let _ = writeln!(out, "\nmain bet");
-    edge_line(&mut out, &m.summary, m.exact_house_edge);
+    edge_line(&mut out, &m.summary, m.exact_house_edge, r.rounds);
     let o = &m.outcomes;
     let mut cells = vec![
         freq_cell("win", &o.win),
@@ -146,7 +158,7 @@ pub fn text(r: &SimReport) -> String {
             .as_ref()
             .and_then(|p| p.exact_house_edge_at_average)
             .or(b.exact_house_edge);
-        edge_line(&mut out, &b.summary, exact);
+        edge_line(&mut out, &b.summary, exact, r.rounds);
         if let Some(p) = &b.progressive {
             let _ = writeln!(
                 out,

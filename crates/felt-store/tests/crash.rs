@@ -62,7 +62,7 @@ fn play_forever(path: &Path) {
         let last = Step {
             action: None,
             events: vec![r#"{"win":1}"#.into()],
-            movements: if i % 2 == 0 {
+            movements: if i.is_multiple_of(2) {
                 vec![Movement::new(
                     house.clone(),
                     alice.clone(),

@@ -5,6 +5,7 @@
 mod bounded;
 mod cmd;
 mod game_arg;
+mod numbers;
 mod play;
 
 use clap::{Parser, Subcommand};

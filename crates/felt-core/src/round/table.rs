@@ -23,10 +23,11 @@ pub const MAX_SEATS: usize = 7;
 /// Why a table or a round could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TableError {
-    /// More side bets than [`MAX_SIDE_BETS`].
+    /// More side bets than [`MAX_SIDE_BETS`] (validation refuses such rules, so a
+    /// validated [`Rules`] never gives it).
     #[error("a table carries at most {MAX_SIDE_BETS} side bets, the rules have {0}")]
     TooManySideBets(usize),
-    /// An id longer than [`ShortId::MAX_LEN`] bytes.
+    /// An id longer than [`ShortId::MAX_LEN`] bytes (refused by validation too).
     #[error("the id `{0}` is longer than 31 bytes")]
     IdTooLong(String),
     /// The round needs 1 to `table.seats` seats.

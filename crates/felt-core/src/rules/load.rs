@@ -102,13 +102,185 @@ pub(super) fn parse(text: &str, origin: &str) -> Result<RulesFile, RulesError> {
         let span = e.span();
         let line = span.as_ref().map(|s| line_of_offset(text, s.start));
         let key = span.and_then(|s| key_at(text, s)).filter(|k| !k.is_empty());
+        let message = plain_words(e.message().trim(), key.as_deref());
         RulesError {
             origin: origin.to_string(),
             line,
             key,
-            kind: RulesErrorKind::Syntax(e.message().trim().to_string()),
+            kind: RulesErrorKind::Syntax(message),
         }
     })
+}
+
+/// What the rules file may write at `key` (`shoe.decks`, `side_bets[1].pays[0].odds`),
+/// in a player's words; `None` for a key the file format does not have.
+pub(super) fn expected_at(key: &str) -> Option<&'static str> {
+    // The key without its indices: `side_bets.pays.odds`.
+    let mut bare = String::with_capacity(key.len());
+    let mut depth = 0;
+    for c in key.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => bare.push(c),
+            _ => {}
+        }
+    }
+    const WHOLE_1_8: &str = "a whole number from 1 to 8";
+    const YES_NO: &str = "true or false";
+    const AMOUNT: &str = "an amount: a whole number (25) or a decimal in quotes (\"2.50\")";
+    const RATIO: &str = "a payout ratio in quotes, a:b (\"3:2\", \"200:1\")";
+    const ID: &str = "an id in quotes: 1 to 31 letters, digits, `-` or `_`";
+    const TEXT: &str = "text in quotes";
+    Some(match bare.as_str() {
+        "game" => "the table [game] (id, name, summary)",
+        "game.id" => ID,
+        "game.name" | "game.summary" | "side_bets.name" => TEXT,
+        "shoe" => "the table [shoe] (decks, csm, penetration, burn)",
+        "shoe.decks" => WHOLE_1_8,
+        "shoe.penetration" => "a number from 0.1 to 0.95 (the part of the shoe dealt)",
+        "shoe.burn" => "a whole number from 0 to 10",
+        "shoe.csm"
+        | "insurance.even_money"
+        | "player.double_after_split"
+        | "player.double_for_less"
+        | "player.resplit_aces"
+        | "player.one_card_split_aces"
+        | "player.hit_split_aces"
+        | "player.surrender_after_split"
+        | "player.hit_soft_21"
+        | "table.naturals_paid_in_turn"
+        | "side_bets.third_card_on_dealer_natural"
+        | "side_bets.one_seven_pays" => YES_NO,
+        "dealer" => "the table [dealer] (soft_17, peek, late_natural)",
+        "dealer.soft_17" => "\"stand\" or \"hit\"",
+        "dealer.peek" => "\"ten-and-ace\", \"ace-only\" or \"none\"",
+        "dealer.late_natural" => "\"original-bets-only\" or \"all-bets-lose\"",
+        "insurance" => "the table [insurance] (offer, even_money, pays, min)",
+        "insurance.offer" => "\"off\", \"half\" or \"up-to-half\"",
+        "insurance.pays" | "main_bet.blackjack_pays" | "side_bets.pays.odds" => RATIO,
+        "insurance.min"
+        | "main_bet.min"
+        | "main_bet.max"
+        | "main_bet.increment"
+        | "side_bets.min"
+        | "side_bets.max"
+        | "side_bets.increment"
+        | "side_bets.progressive.reset"
+        | "side_bets.progressive.increment" => AMOUNT,
+        "player" => "the table [player] (double, split and surrender rules)",
+        "player.double" => "\"any-two\", \"9-11\", \"10-11\" or \"none\"",
+        "player.max_split_hands" => WHOLE_1_8,
+        "player.split_pairs" => "\"value\" or \"rank\"",
+        "player.surrender" => "\"none\", \"late\" or \"early\"",
+        "table" => "the table [table] (seats, spots, payment and rounding rules)",
+        "table.seats" => "a whole number from 1 to 7",
+        "table.max_spots_per_player" => "a whole number from 1 to 7",
+        "table.rounding" => "\"down\" or \"exact\"",
+        "table.on_crash" => "\"resume\" or \"void\"",
+        "main_bet" => "the table [main_bet] (min, max, increment, blackjack_pays)",
+        "side_bets" => "a side bet: a [[side_bets]] table",
+        "side_bets.id" | "side_bets.progressive.meter" => ID,
+        "side_bets.kind" => "\"lucky-lucky\", \"three-card-poker\", \"lucky-ladies\" or \"sevens\"",
+        "side_bets.pays" => "a list of pay lines, { hand = ..., odds = ..., basis = ... }",
+        "side_bets.pays.hand" => "a hand name in quotes, of the bet's kind",
+        "side_bets.pays.meter_percent" => "a whole number from 1 to 100",
+        "side_bets.pays.basis" => "\"to\" or \"for\"",
+        "side_bets.third_card" => "\"next-card\" or \"up-card\"",
+        "side_bets.progressive" => "the table [side_bets.progressive] (meter, reset, increment)",
+        _ => return None,
+    })
+}
+
+/// A TOML or serde message in a player's words: what was found, and what the rules
+/// file may write there ([`expected_at`]), never a Rust type (`u8`, `a boolean`, an
+/// enum's or a struct's name). Messages that are already plain (the TOML syntax's own,
+/// or an amount's or ratio's) pass through.
+fn plain_words(message: &str, key: Option<&str>) -> String {
+    let wanted = key.and_then(expected_at);
+    let or_rust = |rust: &str| wanted.map_or_else(|| rust_words(rust), str::to_string);
+    for prefix in ["invalid type: ", "invalid value: ", "invalid length "] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            if let Some((found, rust)) = rest.rsplit_once(", expected ") {
+                return format!("{} is not {}", found_words(found), or_rust(rust));
+            }
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        if let Some((found, choices)) = rest.split_once(", expected ") {
+            let choices = choices.strip_prefix("one of ").unwrap_or(choices);
+            return format!(
+                "{} is not {}",
+                found.replace('`', "\""),
+                wanted.map_or_else(|| choices.replace('`', "\""), str::to_string)
+            );
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        let (found, keys) = rest.split_once(", expected ").unwrap_or((rest, ""));
+        let keys = keys.strip_prefix("one of ").unwrap_or(keys);
+        let here = key
+            .and_then(|k| k.rsplit_once('.').map(|(t, _)| t.to_string()))
+            .map_or("here".to_string(), |t| format!("in `{t}`"));
+        return if keys.is_empty() || keys.starts_with("there are no") {
+            format!("there is no key {found} {here}")
+        } else {
+            format!("there is no key {found} {here}; the keys are {keys}")
+        };
+    }
+    if let Some(field) = message.strip_prefix("missing field ") {
+        let name = field.trim_matches('`');
+        let full = key.map_or_else(|| name.to_string(), |k| format!("{k}.{name}"));
+        return match expected_at(&full) {
+            Some(w) => format!("the key {field} is missing: give {w}"),
+            None => format!("the key {field} is missing"),
+        };
+    }
+    if message.starts_with("wanted ") {
+        // The TOML reader's words for a value of the wrong type where one of several
+        // words is expected (`soft_17 = 17`).
+        if let Some(w) = wanted {
+            return format!("give {w}");
+        }
+    }
+    message.to_string()
+}
+
+/// serde's words for a value found (`integer \`300\``, `string "six"`) as written.
+fn found_words(found: &str) -> String {
+    for prefix in [
+        "integer ",
+        "floating point ",
+        "boolean ",
+        "string ",
+        "character ",
+    ] {
+        if let Some(v) = found.strip_prefix(prefix) {
+            return v.trim_matches('`').to_string();
+        }
+    }
+    match found {
+        "sequence" => "a list".to_string(),
+        "map" => "a table".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// serde's words for what was expected, for a key [`expected_at`] does not know.
+fn rust_words(rust: &str) -> String {
+    let whole = |lo: i128, hi: i128| format!("a whole number from {lo} to {hi}");
+    match rust {
+        "u8" => whole(0, u8::MAX.into()),
+        "u16" => whole(0, u16::MAX.into()),
+        "u32" => whole(0, u32::MAX.into()),
+        "u64" => whole(0, u64::MAX.into()),
+        "i64" => whole(i64::MIN.into(), i64::MAX.into()),
+        "f64" | "f32" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" => "text in quotes".to_string(),
+        "a sequence" => "a list [ ... ]".to_string(),
+        other => other.replace('`', "\""),
+    }
 }
 
 /// The exact dotted key path (`side_bets[1].pays[2].basis`) of the deepest key or value
@@ -274,7 +446,7 @@ fn last_header(
         path.push(Step::Key(name.to_string()));
         let mut visit = |t: &toml_edit::Table, path: &mut Vec<Step>| {
             if let Some(s) = t.span() {
-                if best.as_ref().map_or(true, |(b, _)| s.start >= *b) {
+                if best.as_ref().is_none_or(|(b, _)| s.start >= *b) {
                     *best = Some((s.start, path.clone()));
                 }
             }

@@ -1,7 +1,7 @@
 //! Rules as data: the TOML rules file (`games/*.toml`) read into typed structs and
 //! validated into [`Rules`], the only form the engine and the analysis accept.
 //!
-//! Every rule of `GAMES.md` is a field here; nothing about a game is hard-coded.
+//! Every rule of `docs/rules.md` is a field here; nothing about a game is hard-coded.
 
 mod describe;
 mod load;
@@ -517,28 +517,100 @@ pub enum LinePay {
 }
 
 /// One pay-table line: the hand it pays, how much, on which basis.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+///
+/// In a rules file a line gives exactly one of `odds` (fixed odds, `"200:1"`) and
+/// `meter_percent` (a share of the progressive meter); a line with both or neither is
+/// refused when the file is read, so a line always pays something definite.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(into = "PayLineText")]
 pub struct PayLine {
     /// The winning hand (from the bet kind's vocabulary).
     pub hand: HandName,
-    /// Fixed odds `a:b` (exactly one of `odds` and `meter`).
-    #[serde(default)]
-    pub odds: Option<Ratio>,
-    /// A percentage of the progressive meter, 1..=100 (exactly one of `odds` and `meter`).
-    #[serde(default)]
-    pub meter_percent: Option<u8>,
+    /// What the line pays: fixed odds or a share of the meter.
+    pub pay: LinePay,
     /// `to` (stake returned as well) or `for` (C-2, B7-3a).
     pub basis: Basis,
 }
 
 impl PayLine {
-    /// What the line pays (valid after validation: exactly one of odds and meter).
+    /// What the line pays.
     pub fn pay(&self) -> LinePay {
-        match (self.odds, self.meter_percent) {
-            (Some(r), _) => LinePay::Odds(r),
-            (None, Some(p)) => LinePay::Meter(p),
-            (None, None) => LinePay::Odds(Ratio { num: 0, den: 1 }),
+        self.pay
+    }
+}
+
+/// A pay line as a rules file writes it: `odds` or `meter_percent`. (Its serialized
+/// form, TOML and JSON, is the one rules have always had: the books hash it.)
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PayLineText {
+    hand: HandName,
+    #[serde(default)]
+    odds: Option<Ratio>,
+    #[serde(default)]
+    meter_percent: Option<u8>,
+    basis: Basis,
+}
+
+impl<'de> Deserialize<'de> for PayLine {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<PayLine, D::Error> {
+        /// Reads the line's table and checks it while the reader is still inside it,
+        /// so that a refusal carries the line's own place in the file.
+        struct Line;
+        impl<'de> serde::de::Visitor<'de> for Line {
+            type Value = PayLine;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a pay line, { hand = ..., odds = ..., basis = ... }")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<PayLine, A::Error> {
+                let text =
+                    PayLineText::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                PayLine::try_from(text).map_err(serde::de::Error::custom)
+            }
+        }
+        d.deserialize_struct("PayLine", &["hand", "odds", "meter_percent", "basis"], Line)
+    }
+}
+
+impl TryFrom<PayLineText> for PayLine {
+    type Error = String;
+    fn try_from(t: PayLineText) -> Result<PayLine, String> {
+        let pay =
+            match (t.odds, t.meter_percent) {
+                (Some(r), None) => LinePay::Odds(r),
+                (None, Some(p)) => LinePay::Meter(p),
+                (Some(_), Some(_)) => return Err(
+                    "this pay line gives both `odds` and `meter_percent`: give one, fixed odds \
+                     (odds = \"200:1\") or a share of the meter (meter_percent = 10)"
+                        .to_string(),
+                ),
+                (None, None) => {
+                    return Err(
+                        "this pay line says nothing about what it pays: give fixed odds \
+                     (odds = \"200:1\") or a share of the meter (meter_percent = 10)"
+                            .to_string(),
+                    )
+                }
+            };
+        Ok(PayLine {
+            hand: t.hand,
+            pay,
+            basis: t.basis,
+        })
+    }
+}
+
+impl From<PayLine> for PayLineText {
+    fn from(l: PayLine) -> PayLineText {
+        let (odds, meter_percent) = match l.pay {
+            LinePay::Odds(r) => (Some(r), None),
+            LinePay::Meter(p) => (None, Some(p)),
+        };
+        PayLineText {
+            hand: l.hand,
+            odds,
+            meter_percent,
+            basis: l.basis,
         }
     }
 }

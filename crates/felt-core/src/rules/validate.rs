@@ -1,8 +1,9 @@
 //! Cross-field checks that make a [`super::RulesFile`] a playable game.
 
-use super::{PayLine, RulesFile, SideBetRules};
+use super::{LinePay, PayLine, RulesFile, SideBetRules};
+use crate::id::ShortId;
 use crate::money::{Basis, Money, Ratio};
-use crate::round::{MAX_BALANCE, MAX_ROUND_PAYOUT};
+use crate::round::{MAX_BALANCE, MAX_ROUND_PAYOUT, MAX_SIDE_BETS};
 use crate::sidebet::SideBetKind;
 
 type Refusal = (String, String);
@@ -13,21 +14,22 @@ fn refuse(key: impl Into<String>, message: impl Into<String>) -> Result<(), Refu
 
 /// Checks every rule that no single field's type can express.
 pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
-    if f.game.id.trim().is_empty() {
-        return refuse("game.id", "the game id must not be empty");
-    }
+    check_id("game.id", "game", &f.game.id)?;
     let s = &f.shoe;
     if !(1..=8).contains(&s.decks) {
         return refuse(
             "shoe.decks",
-            format!("{} decks: 1 to 8 are allowed", s.decks),
+            format!(
+                "{} is not a whole number from 1 to 8 (decks in the shoe)",
+                s.decks
+            ),
         );
     }
     if !(s.penetration.is_finite() && super::PENETRATION.contains(&s.penetration)) {
         return refuse(
             "shoe.penetration",
             format!(
-                "penetration {} must be between {} and {}",
+                "{} is not a number from {} to {} (the part of the shoe dealt before the cut card)",
                 s.penetration,
                 super::PENETRATION.start(),
                 super::PENETRATION.end()
@@ -35,13 +37,23 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
         );
     }
     if s.burn > 10 {
-        return refuse("shoe.burn", "at most 10 burn cards");
+        return refuse(
+            "shoe.burn",
+            format!(
+                "{} is not a whole number from 0 to 10 (cards burned after a shuffle)",
+                s.burn
+            ),
+        );
     }
     let p = &f.player;
     if !(1..=8).contains(&p.max_split_hands) {
         return refuse(
             "player.max_split_hands",
-            "the hand limit is 1 (no split) to 8 hands",
+            format!(
+                "{} is not a whole number from 1 to 8 (the most hands a spot can split into; \
+                 1: no split)",
+                p.max_split_hands
+            ),
         );
     }
     if p.resplit_aces && p.max_split_hands < 3 {
@@ -82,10 +94,22 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
     }
     let t = &f.table;
     if !(1..=7).contains(&t.seats) {
-        return refuse("table.seats", "a table has 1 to 7 seats");
+        return refuse(
+            "table.seats",
+            format!(
+                "{} is not a whole number from 1 to 7 (seats at the table)",
+                t.seats
+            ),
+        );
     }
     if !(1..=7).contains(&t.max_spots_per_player) {
-        return refuse("table.max_spots_per_player", "1 to 7 spots per player");
+        return refuse(
+            "table.max_spots_per_player",
+            format!(
+                "{} is not a whole number from 1 to 7 (betting spots one player may play)",
+                t.max_spots_per_player
+            ),
+        );
     }
     check_full_table(f)?;
     let m = &f.main_bet;
@@ -113,6 +137,21 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
             return refuse("insurance.min", "the insurance minimum must be positive");
         }
     }
+    if f.side_bets.len() > MAX_SIDE_BETS {
+        return refuse(
+            format!("side_bets[{MAX_SIDE_BETS}]"),
+            format!(
+                "a table carries at most {MAX_SIDE_BETS} side bets, but this file has {}: \
+                 remove {}",
+                f.side_bets.len(),
+                if f.side_bets.len() - MAX_SIDE_BETS == 1 {
+                    "this one".to_string()
+                } else {
+                    format!("{} of them", f.side_bets.len() - MAX_SIDE_BETS)
+                }
+            ),
+        );
+    }
     let mut ids: Vec<&str> = Vec::new();
     for (i, b) in f.side_bets.iter().enumerate() {
         let key = format!("side_bets[{i}]");
@@ -125,6 +164,7 @@ pub(super) fn validate(f: &RulesFile) -> Result<(), Refusal> {
         ids.push(&b.id);
         validate_side_bet(&key, b)?;
     }
+    check_shared_meters(f)?;
     check_payouts(f)
 }
 
@@ -260,14 +300,13 @@ pub(super) fn bound(f: &RulesFile) -> Bound {
         let stake = i128::from(bet.max.as_cents());
         let mut best = 0;
         for (j, line) in bet.pays.iter().enumerate() {
-            let (amount, field) = match (line.odds, line.meter_percent) {
-                (Some(r), _) => (returned(stake, r, line.basis), "odds"),
-                (None, Some(p)) => {
+            let (amount, field) = match line.pay {
+                LinePay::Odds(r) => (returned(stake, r, line.basis), "odds"),
+                LinePay::Meter(p) => {
                     let share = METER * i128::from(p.min(100)) / 100;
                     let back = if line.basis == Basis::To { stake } else { 0 };
                     (share + back, "meter_percent")
                 }
-                (None, None) => (0, "odds"),
             };
             b.candidate(amount, || format!("side_bets[{i}].pays[{j}].{field}"));
             best = best.max(amount);
@@ -278,11 +317,20 @@ pub(super) fn bound(f: &RulesFile) -> Bound {
     b
 }
 
-/// `cents` as an amount (`12.50`), for any width.
+/// `cents` as an amount with thousands separators (`1,000,000,012,112.50`), for any
+/// width.
 fn show(cents: i128) -> String {
     let sign = if cents < 0 { "-" } else { "" };
     let a = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
+    let whole = (a / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("{sign}{grouped}.{:02}", a % 100)
 }
 
 /// Refuses a file whose payouts could overflow what the engine and the books hold:
@@ -298,8 +346,8 @@ fn check_payouts(f: &RulesFile) -> Result<(), Refusal> {
                     format!(
                         "a meter's reset value is at most {} (the engine's balance limit), \
                          not {}",
-                        super::METER_BOUND,
-                        p.reset
+                        show(super::METER_BOUND.as_cents().into()),
+                        show(p.reset.as_cents().into())
                     ),
                 );
             }
@@ -319,8 +367,8 @@ fn check_payouts(f: &RulesFile) -> Result<(), Refusal> {
                 show(seat),
                 b.spots,
                 show(b.per_spot),
-                MAX_ROUND_PAYOUT,
-                MAX_BALANCE
+                show(MAX_ROUND_PAYOUT.as_cents().into()),
+                show(MAX_BALANCE.as_cents().into())
             ),
         );
     }
@@ -355,10 +403,56 @@ fn check_limits(key: &str, min: Money, max: Money, inc: Money) -> Result<(), Ref
     Ok(())
 }
 
-fn validate_side_bet(key: &str, b: &SideBetRules) -> Result<(), Refusal> {
-    if b.id.trim().is_empty() {
-        return refuse(format!("{key}.id"), "a side bet needs an id");
+/// An id (`game.id`, a side bet's `id`, a meter's `meter`) names the game, the bet or
+/// the meter in every output, in events and in the books: 1 to [`ShortId::MAX_LEN`]
+/// bytes of ASCII letters, digits, `-` and `_`, the form the engine holds inline and the
+/// books accept as written.
+fn check_id(key: &str, what: &str, id: &str) -> Result<(), Refusal> {
+    const RULE: &str = "an id is 1 to 31 characters: letters a-z or A-Z, digits, `-` or `_`";
+    if id.is_empty() {
+        return refuse(key, format!("the {what} id is empty: {RULE}"));
     }
+    if id.len() > ShortId::MAX_LEN {
+        return refuse(
+            key,
+            format!("the {what} id `{id}` is {} bytes long: {RULE}", id.len()),
+        );
+    }
+    if let Some(c) = id
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        return refuse(key, format!("the {what} id {id:?} holds {c:?}: {RULE}"));
+    }
+    Ok(())
+}
+
+/// Side bets that name one meter share it, so they must agree on its reset value (a
+/// table keeps one meter per id).
+fn check_shared_meters(f: &RulesFile) -> Result<(), Refusal> {
+    for (i, b) in f.side_bets.iter().enumerate() {
+        let Some(p) = &b.progressive else { continue };
+        let earlier = f.side_bets[..i]
+            .iter()
+            .enumerate()
+            .filter_map(|(j, e)| e.progressive.as_ref().map(|q| (j, q)))
+            .find(|(_, q)| q.meter == p.meter && q.reset != p.reset);
+        if let Some((j, q)) = earlier {
+            return refuse(
+                format!("side_bets[{i}].progressive.reset"),
+                format!(
+                    "the meter `{}` is shared with side_bets[{j}], whose reset is {}: one \
+                     meter has one reset value, not {} as well",
+                    p.meter, q.reset, p.reset
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn validate_side_bet(key: &str, b: &SideBetRules) -> Result<(), Refusal> {
+    check_id(&format!("{key}.id"), "side bet", &b.id)?;
     check_limits(key, b.min, b.max, b.increment)?;
     if b.pays.is_empty() {
         return refuse(
@@ -397,7 +491,7 @@ fn validate_side_bet(key: &str, b: &SideBetRules) -> Result<(), Refusal> {
                 format!("the hand `{}` is listed twice", line.hand.describe()),
             );
         }
-        has_meter |= line.meter_percent.is_some();
+        has_meter |= matches!(line.pay, LinePay::Meter(_));
     }
     match (&b.progressive, has_meter) {
         (None, true) => refuse(
@@ -405,9 +499,7 @@ fn validate_side_bet(key: &str, b: &SideBetRules) -> Result<(), Refusal> {
             "a pay line pays a share of the meter, but the bet has no [progressive] meter",
         ),
         (Some(p), _) => {
-            if p.meter.trim().is_empty() {
-                return refuse(format!("{key}.progressive.meter"), "the meter needs an id");
-            }
+            check_id(&format!("{key}.progressive.meter"), "meter", &p.meter)?;
             if p.reset <= Money::ZERO {
                 return refuse(
                     format!("{key}.progressive.reset"),
@@ -431,32 +523,44 @@ fn validate_line(key: &str, kind: SideBetKind, line: &PayLine) -> Result<(), Ref
         return refuse(
             format!("{key}.hand"),
             format!(
-                "`{}` is not a hand of a {kind:?} bet",
-                serde_name(line.hand)
+                "`{}` is not a hand of a {} bet (kind = \"{}\")",
+                serde_name(&line.hand),
+                kind_words(kind),
+                serde_name(&kind)
             ),
         );
     }
-    match (line.odds, line.meter_percent) {
-        (Some(_), Some(_)) | (None, None) => refuse(
-            key,
-            "a pay line has exactly one of `odds` and `meter_percent`",
-        ),
-        (Some(r), None) if r.den == 0 => refuse(
+    match line.pay {
+        LinePay::Odds(r) if r.den == 0 => refuse(
             format!("{key}.odds"),
             format!("the odds {r} divide by zero"),
         ),
-        (Some(r), None) if r.num == 0 => refuse(format!("{key}.odds"), "odds must be positive"),
-        (None, Some(p)) if !(1..=100).contains(&p) => refuse(
+        LinePay::Odds(r) if r.num == 0 => refuse(
+            format!("{key}.odds"),
+            format!("the odds {r} pay nothing: a pay line pays more than 0"),
+        ),
+        LinePay::Meter(p) if !(1..=100).contains(&p) => refuse(
             format!("{key}.meter_percent"),
-            "a meter share is 1 to 100 percent",
+            format!("{p} is not a whole number from 1 to 100 (the percent of the meter paid)"),
         ),
         _ => Ok(()),
     }
 }
 
-fn serde_name(h: crate::sidebet::HandName) -> String {
-    toml::Value::try_from(h)
+/// A side-bet kind as a player names it.
+fn kind_words(kind: SideBetKind) -> &'static str {
+    match kind {
+        SideBetKind::LuckyLucky => "Lucky Lucky",
+        SideBetKind::ThreeCardPoker => "three-card poker",
+        SideBetKind::LuckyLadies => "Lucky Ladies",
+        SideBetKind::Sevens => "7s",
+    }
+}
+
+/// The name a rules file writes for `v` (`lucky-lucky`, `three-sevens`).
+fn serde_name<T: serde::Serialize + std::fmt::Debug>(v: &T) -> String {
+    toml::Value::try_from(v)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_else(|| format!("{h:?}"))
+        .unwrap_or_else(|| format!("{v:?}"))
 }

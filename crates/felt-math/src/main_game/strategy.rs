@@ -90,6 +90,10 @@ pub struct Cell {
     pub split: Option<f64>,
     /// Average EV of surrendering, if the rules have surrender.
     pub surrender: Option<f64>,
+    /// The probability that the dealer has a natural, averaged over the cell's hands
+    /// with the same weights as the values: what a peek takes out of them (see
+    /// [`Cell::given_no_natural`]).
+    pub dealer_natural: f64,
     ranking: [Action; 5],
     len: u8,
 }
@@ -119,6 +123,7 @@ impl Cell {
             *slot = *a;
         }
         Cell {
+            dealer_natural: 0.0,
             stand,
             hit,
             double,
@@ -137,6 +142,28 @@ impl Cell {
             (-1.0, 0.0)
         };
         Cell::new(s, h, None, None, None)
+    }
+
+    /// The cell with its dealer-natural probability.
+    fn with_natural(mut self, p: f64) -> Self {
+        self.dealer_natural = p;
+        self
+    }
+
+    /// An action's value `v` (one of this cell's, unconditioned) given that the dealer
+    /// has no natural: what a player sees after a peek, as published tables give it.
+    /// A peeked natural costs every action the initial bet (the decision is never
+    /// made), so `v = (1 - p) * v_given + p * (-1)` with `p` the cell's
+    /// [`Cell::dealer_natural`], and `v_given = (v + p) / (1 - p)`. Only meaningful
+    /// under an up card the dealer peeks under; early surrender (before the peek) is
+    /// -0.5 either way.
+    pub fn given_no_natural(&self, v: f64) -> f64 {
+        let p = self.dealer_natural;
+        if p < 1.0 {
+            (v + p) / (1.0 - p)
+        } else {
+            v
+        }
     }
 
     /// The actions ordered from the best average EV down.
@@ -538,7 +565,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
             }
             let can_d = two_card && e.r.can_double(total, soft);
             let can_s = two_card && e.r.surrender_value(0.0).is_some();
-            let (mut wt, mut st, mut hi, mut db, mut su) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            let (mut wt, mut st, mut hi, mut db, mut su, mut bj) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
             for &h in &defining {
                 if e.shoe[u] - i32::from(hx.counts[h][u]) <= 0 {
                     continue;
@@ -553,6 +580,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
                 hi += w * hit_bs[i];
                 db += w * e.dbl[i];
                 su += w * e.r.surrender_value(e.pbj[i]).unwrap_or(0.0);
+                bj += w * e.pbj[i];
             }
             let cell = if let Some(f) = fixed {
                 *f.cell_internal(if soft { HandKind::Soft } else { HandKind::Hard }, total, u)
@@ -564,6 +592,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
                     None,
                     can_s.then_some(su / wt),
                 )
+                .with_natural(bj / wt)
             } else {
                 Cell::default_for(total)
             };
@@ -606,6 +635,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
                     None,
                     e.r.surrender_value(e.pbj[i]),
                 )
+                .with_natural(e.pbj[i])
             } else {
                 Cell::default_for(total)
             };
@@ -623,7 +653,8 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
 pub(crate) fn set_pair_split(s: &mut BasicStrategy, p: usize, split: &[Option<f64>; 10]) {
     for u in 0..10 {
         let c = s.pair[p][u];
-        s.pair[p][u] = Cell::new(c.stand, c.hit, c.double, split[u], c.surrender);
+        s.pair[p][u] = Cell::new(c.stand, c.hit, c.double, split[u], c.surrender)
+            .with_natural(c.dealer_natural);
     }
 }
 

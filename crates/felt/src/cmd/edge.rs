@@ -1,5 +1,6 @@
 //! `felt edge NAME|FILE`: the par sheet.
 
+use crate::numbers::{amount, count};
 use anyhow::Result;
 use felt_math::parsheet::{par_sheet, ParSheet};
 use std::fmt::Write;
@@ -131,18 +132,25 @@ pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
         let _ = writeln!(
             o,
             "SIDE BET {} (`{}`), {} ordered {}-card deals",
-            b.name, b.id, b.total, b.cards
+            b.name,
+            b.id,
+            count(b.total),
+            b.cards
         );
         let _ = writeln!(
             o,
-            "  {:<44} {:>16} {:>12} {:>10} {:>12}",
+            "  {:<40} {:>17} {:>11} {:>8} {:>11}",
             "outcome", "count", "probability", "pays", "return"
         );
         for out in &b.outcomes {
             let _ = writeln!(
                 o,
-                "  {:<44} {:>16} {:>12.8} {:>10.2} {:>+12.8}",
-                out.name, out.count, out.probability, out.pays, out.contribution
+                "  {:<40} {:>17} {:>11.8} {:>8} {:>+11.8}",
+                out.name,
+                count(out.count),
+                out.probability,
+                amount(out.pays, 2),
+                out.contribution
             );
         }
         let _ = writeln!(
@@ -155,13 +163,13 @@ pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
         if let Some(mt) = &b.meter {
             let _ = writeln!(
                 o,
-                "  Meter {:.2} units: {}; break-even meter {}",
-                mt.meter_units,
+                "  Meter {} units: {}; break-even meter {}",
+                amount(mt.meter_units, 2),
                 mt.edge_line(),
-                mt.break_even_meter
-                    .map_or("none (no meter line can be hit)".to_string(), |m| format!(
-                        "{m:.1} units"
-                    ))
+                mt.break_even_meter.map_or(
+                    "none (no meter line can be hit)".to_string(),
+                    |m| format!("{} units", amount(m, 2))
+                )
             );
         }
     }
@@ -172,7 +180,7 @@ pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
             "METER CURVE `{id}` (meter in units of the wager -> house edge)"
         );
         for p in points {
-            let _ = writeln!(o, "  {:>12.1}  {}", p.meter, pct(p.house_edge));
+            let _ = writeln!(o, "  {:>14}  {:>9}", amount(p.meter, 2), pct(p.house_edge));
         }
     }
     o

@@ -20,7 +20,15 @@ pub fn run() -> Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "`felt rules NAME` prints a game's rules; copy games/NAME.toml to make your own."
+        "`felt rules NAME` prints a game's rules card. To make a game of your own:"
+    )?;
+    writeln!(
+        out,
+        "  felt rules NAME --toml > my-game.toml   (its rules file, commented)"
+    )?;
+    writeln!(
+        out,
+        "  then change any rule or pay line, and: felt play my-game.toml"
     )?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `felt rules NAME|FILE`: the rules card.
+//! `felt rules NAME|FILE [--toml]`: the rules card, or the rules file itself.
 
 use anyhow::Result;
 use std::io::Write as _;
@@ -8,12 +8,23 @@ use std::io::Write as _;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
+    /// Print the rules file itself (a preset's commented TOML) instead of the card:
+    /// `felt rules classic --toml > my-game.toml` starts a game of your own.
+    #[arg(long)]
+    pub toml: bool,
 }
 
-/// Prints the rules card.
+/// Prints the rules card, or with `--toml` the rules file.
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let rules = crate::game_arg::load_game(&a.game)?;
-    write!(out, "{}", felt_core::rules::rules_card(&rules))?;
+    let (rules, text) = crate::game_arg::load_game_text(&a.game)?;
+    if a.toml {
+        write!(out, "{text}")?;
+        if !text.ends_with('\n') {
+            writeln!(out)?;
+        }
+    } else {
+        write!(out, "{}", felt_core::rules::rules_card(&rules))?;
+    }
     Ok(())
 }

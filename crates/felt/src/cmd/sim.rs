@@ -14,8 +14,9 @@ use std::sync::Arc;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Rounds to play (each round: every spot's main bet and side bets).
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Rounds to play (each round: every spot's main bet and side bets): a whole
+    /// number, written 1000000, 1_000_000, 1,000,000 or 1e6.
+    #[arg(long, default_value = "1000000", value_parser = parse_rounds)]
     pub rounds: u64,
     /// Seed of the run; without it one is drawn from the operating system and printed.
     /// The same seed gives the same figures whatever the thread count.
@@ -55,9 +56,6 @@ pub struct Args {
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
-    if a.rounds == 0 {
-        bail!("--rounds must be at least 1");
-    }
     if let Some(t) = a.threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
         bail!("--threads {t}: give 1 to {MAX_THREADS}, or leave it out to use every core");
     }
@@ -70,18 +68,13 @@ pub fn run(a: &Args) -> Result<()> {
             s
         }
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::with_draw_target(Some(a.rounds), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rounds (eta {eta})",
-        ) {
-            bar.set_style(style);
-        }
-        bar
+    let bar = std::io::stderr()
+        .is_terminal()
+        .then(|| progress_bar(a.strategy, ProgressDrawTarget::stderr()));
+    let progress = bar.clone().map(|b| {
+        let rounds = a.rounds;
+        Arc::new(move |n: u64| on_rounds(&b, rounds, n)) as Arc<dyn Fn(u64) + Send + Sync>
     });
-    let progress = bar
-        .clone()
-        .map(|b| Arc::new(move |n: u64| b.inc(n)) as Arc<dyn Fn(u64) + Send + Sync>);
     let opts = SimOptions {
         rounds: a.rounds,
         seed: Some(seed),
@@ -108,6 +101,93 @@ pub fn run(a: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The progress line on standard error (shown only on a terminal): first a spinner
+/// naming the set-up (the composition-dependent strategy takes seconds to compute),
+/// then, from the first rounds played, a bar of rounds.
+fn progress_bar(strategy: StrategyKind, target: ProgressDrawTarget) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, target);
+    if let Ok(style) = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}") {
+        bar.set_style(style);
+    }
+    bar.set_message(match strategy {
+        StrategyKind::Composition => {
+            "setting up: computing the composition-dependent strategy for every two-card hand"
+                .to_string()
+        }
+        _ => "setting up: computing the basic strategy".to_string(),
+    });
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+/// `n` more rounds played: the set-up line becomes the bar of `rounds` rounds.
+fn on_rounds(bar: &ProgressBar, rounds: u64, n: u64) {
+    if bar.length().is_none() {
+        if let Ok(style) = ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rounds (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar.set_message("");
+        bar.set_length(rounds);
+    }
+    bar.inc(n);
+}
+
+/// `--rounds`: a whole number of rounds, at least 1, written with digits, with `_` or
+/// `,` between groups of digits (`1_000_000`, `1,000,000`), or in scientific notation
+/// (`1e6`, `2.5e6`) when that is a whole number.
+fn parse_rounds(text: &str) -> Result<u64, String> {
+    let how = "write a whole number of rounds, e.g. 1000000, 1_000_000, 1,000,000 or 1e6";
+    let t = text.trim();
+    let refuse = |why: &str| format!("`{text}` {why}: {how}");
+    let (mantissa, exponent) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => {
+            let e: u32 = e
+                .strip_prefix('+')
+                .unwrap_or(e)
+                .parse()
+                .map_err(|_| refuse("has no whole exponent"))?;
+            (m, e)
+        }
+        None => (t, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let grouped = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with(['_', ','])
+            && !s.ends_with(['_', ','])
+            && !s.contains("__")
+            && !s.contains(",,")
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || c == '_' || c == ',')
+    };
+    if !grouped(whole) || !(fraction.is_empty() || fraction.chars().all(|c| c.is_ascii_digit())) {
+        return Err(refuse("is not a number of rounds"));
+    }
+    let digits: String = whole.chars().filter(char::is_ascii_digit).collect();
+    let fraction = fraction.trim_end_matches('0');
+    let shift = exponent
+        .checked_sub(u32::try_from(fraction.len()).unwrap_or(u32::MAX))
+        .ok_or_else(|| refuse("is not a whole number"))?;
+    let too_large = || {
+        refuse(&format!(
+            "is more rounds than felt counts (at most {})",
+            u64::MAX
+        ))
+    };
+    let value: u64 = format!("{digits}{fraction}")
+        .parse::<u128>()
+        .ok()
+        .and_then(|v| 10u128.checked_pow(shift).and_then(|p| v.checked_mul(p)))
+        .and_then(|v| u64::try_from(v).ok())
+        .ok_or_else(too_large)?;
+    if value == 0 {
+        return Err(refuse("is no rounds"));
+    }
+    Ok(value)
+}
+
 /// `--penetration` as a fraction of the shoe: a fraction (0.75) is taken as it is, a
 /// percentage (75) is divided by 100.
 fn penetration_fraction(p: f64) -> Result<f64> {
@@ -124,4 +204,52 @@ fn penetration_fraction(p: f64) -> Result<f64> {
         );
     }
     Ok(fraction)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_are_read_as_people_write_them() {
+        for (text, n) in [
+            ("1000000", 1_000_000),
+            ("1_000_000", 1_000_000),
+            ("1,000,000", 1_000_000),
+            ("1e6", 1_000_000),
+            ("1E6", 1_000_000),
+            ("2.5e6", 2_500_000),
+            ("1.50e2", 150),
+            ("1", 1),
+            ("1e0", 1),
+        ] {
+            assert_eq!(parse_rounds(text), Ok(n), "{text}");
+        }
+        for text in [
+            "0", "0e6", "1.5", "1.5e0", "-1", "1e", "e6", "1__000", "_1", "1,", "x", "", "1e20",
+            "1e-3",
+        ] {
+            let e = parse_rounds(text).unwrap_err();
+            assert!(
+                e.contains(&format!("`{text}`")) && e.contains("1e6"),
+                "{text}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_progress_line_names_the_set_up_until_rounds_are_played() {
+        let bar = progress_bar(StrategyKind::Composition, ProgressDrawTarget::hidden());
+        assert!(
+            bar.message().contains("composition-dependent strategy"),
+            "{}",
+            bar.message()
+        );
+        assert_eq!(bar.length(), None);
+        on_rounds(&bar, 10, 3);
+        assert_eq!((bar.length(), bar.position()), (Some(10), 3));
+        assert!(bar.message().is_empty());
+        on_rounds(&bar, 10, 7);
+        assert_eq!(bar.position(), 10);
+    }
 }

@@ -65,7 +65,7 @@ pub fn run(a: &Args) -> Result<()> {
     let shoes: Vec<ShoeSeed> = store
         .shoe_seeds()?
         .into_iter()
-        .filter(|s| a.shoe.map_or(true, |id| s.id == id))
+        .filter(|s| a.shoe.is_none_or(|id| s.id == id))
         .collect();
     if let Some(id) = a.shoe {
         if shoes.is_empty() {
