@@ -80,3 +80,56 @@ fn c_11_the_hidden_card_check_compares_views() {
     assert!(total.hole_replays > 40, "{total:?}");
     assert!(total.views_compared > 5000, "{total:?}");
 }
+
+/// Found by `engine_actions`: a bet of -1 cent on a new round was accepted (the
+/// "no amount verified yet" sentinel is -1, and an amount equal to it skipped the
+/// limit checks): the seat gained a cent and the felt held -1. Every amount at or
+/// below zero is refused, main bet and side bet, and changes nothing.
+#[test]
+fn c_10_a_bet_at_or_below_zero_is_refused_on_a_new_round() {
+    use felt_core::{Action, MemoryMeters, Money, Table};
+    for (name, text) in PRESETS {
+        let rules = Rules::from_toml(text, name).unwrap();
+        let table = Table::new(&rules).unwrap();
+        for amount in [Money(-1), Money(0), Money(i64::MIN)] {
+            let rng = <rand_chacha::ChaCha20Rng as SeedableRng>::seed_from_u64(1);
+            let mut round = table
+                .round(table.new_shoe(), rng, &[Money(100_000)])
+                .unwrap();
+            let mut meters = MemoryMeters::for_table(&table);
+            round.begin(&mut Vec::new()).unwrap();
+            let before = round.clone();
+            let bet = Action::Bet {
+                seat: 0,
+                spot: 0,
+                amount,
+            };
+            assert!(
+                round.apply(bet, &mut meters, &mut Vec::new()).is_err(),
+                "{name} {amount:?}"
+            );
+            assert!(round == before);
+            if table.side_bets().is_empty() {
+                continue;
+            }
+            let bet = Action::Bet {
+                seat: 0,
+                spot: 0,
+                amount: rules.main_bet().min,
+            };
+            round.apply(bet, &mut meters, &mut Vec::new()).unwrap();
+            let before = round.clone();
+            let side = Action::SideBet {
+                seat: 0,
+                spot: 0,
+                bet: 0,
+                amount,
+            };
+            assert!(
+                round.apply(side, &mut meters, &mut Vec::new()).is_err(),
+                "{name} {amount:?}"
+            );
+            assert!(round == before);
+        }
+    }
+}

@@ -153,7 +153,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if self.spots[usize::from(si)].nhands != 0 {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        if amount != self.verified_main {
+        // The sentinel -1 of `verified_main` is an amount too: at or below zero, check.
+        if amount != self.verified_main || amount <= Money::ZERO {
             self.check_main_amount(amount)?;
         }
         self.check_funds(seat, amount)?;
@@ -199,7 +200,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         let id = b.id;
         let k = usize::from(bet);
-        if amount != self.verified_side[k] {
+        if amount != self.verified_side[k] || amount <= Money::ZERO {
             self.check_side_amount(k, amount)?;
         }
         self.check_funds(seat, amount)?;
