@@ -28,11 +28,10 @@ use felt_core::rules::{
 };
 use felt_core::{
     presets, Action, ActionError, Basis, Decision, DecisionContext, Event, EventSink, Legal,
-    MemoryMeters, Meters, Money, NoopSink, Phase, Ratio, Round, Rules, Shoe, Table,
+    MemoryMeters, Meters, Money, NoopSink, Phase, Ratio, Round, Rules, Shoe, Table, View,
 };
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
-use serde_json::Value;
 use std::sync::OnceLock;
 
 /// The choices of a session: the input's bytes in order; past their end, bytes of a
@@ -403,7 +402,7 @@ struct Record {
     step: Step,
     result: Option<Result<(), ActionError>>,
     /// Every seat's view after the step (the round number left out).
-    views: Vec<Value>,
+    views: Vec<View>,
     /// The hole card was turned during the step.
     hole_turned: bool,
     /// The rack was reshuffled during the step (the shoe's positions moved).
@@ -548,10 +547,14 @@ impl Session {
         }
     }
 
-    /// Every seat's view (one past the last seat too), as JSON, the round number left
-    /// out (the replay's engine counts its rounds from 1).
-    fn views(&self) -> Vec<Value> {
-        views(&self.round)
+    /// Every seat's view (one past the last seat too), each checked to serialize to
+    /// JSON.
+    fn views(&self) -> Vec<View> {
+        let v = views(&self.round);
+        for view in &v {
+            serde_json::to_string(view).expect("a view serializes to JSON");
+        }
+        v
     }
 
     /// Plays rounds until the bytes are spent or `max_rounds` are played.
@@ -996,10 +999,13 @@ impl Session {
             let vb = views(&b);
             for (seat, (va, vb)) in rec.views.iter().zip(&vb).enumerate() {
                 if va != vb {
+                    let json = |v: &View| serde_json::to_string(v).unwrap_or_default();
                     panic!(
                         "seat {seat}'s view depends on a hidden card after step {k} {:?}\n\
-                         with the shoe dealt: {va}\nwith the hidden cards permuted: {vb}",
-                        rec.step
+                         with the shoe dealt: {}\nwith the hidden cards permuted: {}",
+                        rec.step,
+                        json(va),
+                        json(vb)
                     );
                 }
             }
@@ -1018,13 +1024,14 @@ fn is_rack_reshuffle(e: &Event) -> bool {
     )
 }
 
-/// Every seat's view (and one past the last seat) as JSON, without the round number.
-pub fn views(round: &Round<ChaCha20Rng>) -> Vec<Value> {
+/// Every seat's view (and one past the last seat), the round number left out (the
+/// replay's engine counts its rounds from 1). Compared as values: every field a view
+/// serializes is compared.
+pub fn views(round: &Round<ChaCha20Rng>) -> Vec<View> {
     (0..=round.seats())
-        .map(|seat| {
-            let mut v = serde_json::to_value(round.view(seat)).expect("a view serializes");
-            v["round"] = Value::Null;
-            v
+        .map(|seat| View {
+            round: 0,
+            ..round.view(seat)
         })
         .collect()
 }
