@@ -7,6 +7,9 @@
 //! meters and the speed ([`SimReport`], [`report::text`] for the terminal).
 #![forbid(unsafe_code)]
 
+pub mod count;
+pub mod counting;
+pub mod indices;
 pub mod report;
 pub mod runner;
 pub mod sim;
@@ -15,8 +18,10 @@ pub mod strategy;
 
 pub use runner::{CHUNK_ROUNDS, MAX_THREADS};
 pub use sim::{
-    simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
+    merge_shards, simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
     SideBetReport, SimError, SimOptions, SimReport, Simulator,
+    RunSpec, ShardFile, TallySums, SHARD_FORMAT,
 };
+pub use counting::{CountingOptions, CountingReport};
 pub use stats::{BetAccumulator, BetSummary};
 pub use strategy::{StrategyKind, StrategyTable};
