@@ -79,7 +79,12 @@ pub fn run(a: &Args) -> Result<()> {
         }
     };
     let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::with_draw_target(Some(a.rounds), ProgressDrawTarget::stderr());
+        let rounds = shard.map_or(a.rounds, |(i, n)| {
+            felt_sim::runner::shard_chunks(a.rounds, i, n)
+                .map(|c| felt_sim::runner::chunk_len(a.rounds, c))
+                .sum()
+        });
+        let bar = ProgressBar::with_draw_target(Some(rounds), ProgressDrawTarget::stderr());
         if let Ok(style) = ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} rounds (eta {eta})",
         ) {
