@@ -416,16 +416,19 @@ mod tests {
 
     #[test]
     fn true_count_by_deck_estimation() {
-        let c = TrueCounter::new(&hi_lo(), 6, DeckEstimation::Half, TcRounding::Floor, None).unwrap();
+        let c =
+            TrueCounter::new(&hi_lo(), 6, DeckEstimation::Half, TcRounding::Floor, None).unwrap();
         // RC +7 with 3.4 decks left: 3.5 decks estimated, TC 2.
         assert_eq!(c.true_count(7, 177), 2);
         // RC -7, 3.5 decks: -2.
         assert_eq!(c.true_count(-7, 182), -2);
         // A quarter of a deck left still divides by half a deck.
         assert_eq!(c.true_count(3, 10), 6);
-        let exact = TrueCounter::new(&hi_lo(), 6, DeckEstimation::Exact, TcRounding::Floor, None).unwrap();
+        let exact =
+            TrueCounter::new(&hi_lo(), 6, DeckEstimation::Exact, TcRounding::Floor, None).unwrap();
         assert_eq!(exact.true_count(7, 177), 2); // 7 / 3.40 = 2.06
-        let full = TrueCounter::new(&hi_lo(), 6, DeckEstimation::Full, TcRounding::Floor, None).unwrap();
+        let full =
+            TrueCounter::new(&hi_lo(), 6, DeckEstimation::Full, TcRounding::Floor, None).unwrap();
         assert_eq!(full.true_count(7, 177), 2); // 7 / 3
         assert_eq!(full.true_count(-7, 177), -3); // floor(-2.33)
     }
@@ -434,14 +437,23 @@ mod tests {
     fn the_table_agrees_with_the_arithmetic_everywhere() {
         for name in ["hi-lo", "wong-halves", "omega-2"] {
             let count = felt_math::count::preset(name).unwrap().unwrap();
-            for est in [DeckEstimation::Exact, DeckEstimation::Quarter, DeckEstimation::Half, DeckEstimation::Full] {
+            for est in [
+                DeckEstimation::Exact,
+                DeckEstimation::Quarter,
+                DeckEstimation::Half,
+                DeckEstimation::Full,
+            ] {
                 for r in [TcRounding::Floor, TcRounding::Truncate, TcRounding::Round] {
                     let c = TrueCounter::new(&count, 6, est, r, None).unwrap();
                     assert!(c.table.is_some(), "{name} {est}");
                     // Inside and outside the table's range (a rack reshuffle, a stray count).
                     for left in (-3..=320).step_by(7) {
                         for rc in (-400..=400).step_by(3) {
-                            assert_eq!(c.true_count(rc, left), c.compute(rc, left), "{name} {est} {r} {rc} {left}");
+                            assert_eq!(
+                                c.true_count(rc, left),
+                                c.compute(rc, left),
+                                "{name} {est} {r} {rc} {left}"
+                            );
                         }
                     }
                 }
@@ -459,7 +471,8 @@ mod tests {
         let k = TrueCounter::new(&ko, 6, DeckEstimation::Exact, TcRounding::Floor, None).unwrap();
         assert_eq!(k.irc, -20);
         assert_eq!(k.true_count(-20, 100), -20);
-        let k2 = TrueCounter::new(&ko, 6, DeckEstimation::Exact, TcRounding::Floor, Some(-4)).unwrap();
+        let k2 =
+            TrueCounter::new(&ko, 6, DeckEstimation::Exact, TcRounding::Floor, Some(-4)).unwrap();
         assert_eq!(k2.irc, -4);
     }
 }

@@ -195,7 +195,7 @@ pub fn parse_ramp(text: &str) -> Result<Vec<RampStep>, CountingError> {
                 "true count {tc} is outside {TC_LOW}..={TC_HIGH}"
             )));
         }
-        if !(units.is_finite() && units >= 0.0 && units <= 1e6) {
+        if !(units.is_finite() && (0.0..=1e6).contains(&units)) {
             return Err(bad(format!("{units} units: give 0 to 1,000,000")));
         }
         if let Some(last) = steps.last() {
@@ -383,7 +383,8 @@ pub(crate) fn notes(cp: &CountPlan, seats: u8) -> Vec<String> {
     }
     v.push(
         "counting: the main wager's figures include insurance; a round's result is the \
-         counter's main, insurance and side bets together".to_string(),
+         counter's main, insurance and side bets together"
+            .to_string(),
     );
     v
 }
@@ -409,13 +410,12 @@ impl EventSink for CountTally<'_> {
                     self.tally.settled(s);
                 }
             }
-            Event::Decided { at, decision } if at.seat == 0 && self.playing.get() => {
-                match decision {
-                    Decision::Double(_) => self.tally.doubles += 1,
-                    Decision::Split => self.tally.splits += 1,
-                    _ => {}
-                }
-            }
+            Event::Decided { at, decision } if at.seat == 0 && self.playing.get() => match decision
+            {
+                Decision::Double(_) => self.tally.doubles += 1,
+                Decision::Split => self.tally.splits += 1,
+                _ => {}
+            },
             Event::Meter {
                 change,
                 why: MeterWhy::Award,
@@ -868,7 +868,11 @@ pub(crate) fn report(plan: &CountPlan, sums: &CountSums) -> CountingReport {
         (0.0, 0.0, 0.0)
     };
     // Delta method: se of g(m1, m2) with gradient (a, b).
-    let se = |a: f64, b: f64| (a * a * v11 + b * b * v22 + 2.0 * a * b * v12).max(0.0).sqrt();
+    let se = |a: f64, b: f64| {
+        (a * a * v11 + b * b * v22 + 2.0 * a * b * v12)
+            .max(0.0)
+            .sqrt()
+    };
     let sd_est = if sd > 0.0 {
         Estimate {
             value: sd,
@@ -881,7 +885,10 @@ pub(crate) fn report(plan: &CountPlan, sums: &CountSums) -> CountingReport {
         let v = 1000.0 * m1 / sd;
         let a = 1000.0 * (1.0 / sd + m1 * m1 / (sd * sd * sd));
         let b = -1000.0 * m1 / (2.0 * sd * sd * sd);
-        Estimate { value: v, se: se(a, b) }
+        Estimate {
+            value: v,
+            se: se(a, b),
+        }
     } else {
         Estimate::default()
     };
@@ -896,10 +903,22 @@ pub(crate) fn report(plan: &CountPlan, sums: &CountSums) -> CountingReport {
             se: 2.0 * v * di.se / di.value.abs().max(1e-300),
         }
     });
-    let bet_units = if sums.played > 0 { sums.bet as f64 / n / u } else { 0.0 };
+    let bet_units = if sums.played > 0 {
+        sums.bet as f64 / n / u
+    } else {
+        0.0
+    };
     let advantage = Estimate {
-        value: if sums.bet != 0 { sums.net as f64 / sums.bet as f64 } else { 0.0 },
-        se: if bet_units > 0.0 { v11.sqrt() / bet_units } else { 0.0 },
+        value: if sums.bet != 0 {
+            sums.net as f64 / sums.bet as f64
+        } else {
+            0.0
+        },
+        se: if bet_units > 0.0 {
+            v11.sqrt() / bet_units
+        } else {
+            0.0
+        },
     };
     let by_true_count = sums
         .bins
@@ -909,7 +928,11 @@ pub(crate) fn report(plan: &CountPlan, sums: &CountSums) -> CountingReport {
         .map(|(i, b)| TrueCountRow {
             tc: TC_LOW + i as i32,
             rounds: b.seen,
-            frequency: if sums.seen > 0 { b.seen as f64 / sums.seen as f64 } else { 0.0 },
+            frequency: if sums.seen > 0 {
+                b.seen as f64 / sums.seen as f64
+            } else {
+                0.0
+            },
             played: b.main.rounds,
             average_bet: if b.main.rounds > 0 {
                 b.main.staked as f64 / b.main.rounds as f64 / u
@@ -1012,9 +1035,15 @@ pub fn text(r: &CountingReport) -> String {
         "  unit {}.{:02}, ramp {ramp}{}{}{}",
         r.unit / 100,
         r.unit.rem_euclid(100),
-        r.wong_in.map(|w| format!(", wong in at {w}")).unwrap_or_default(),
-        r.wong_out.map(|w| format!(", wong out below {w}")).unwrap_or_default(),
-        r.side_at.map(|w| format!(", side bets at {w} and above")).unwrap_or_default(),
+        r.wong_in
+            .map(|w| format!(", wong in at {w}"))
+            .unwrap_or_default(),
+        r.wong_out
+            .map(|w| format!(", wong out below {w}"))
+            .unwrap_or_default(),
+        r.side_at
+            .map(|w| format!(", side bets at {w} and above"))
+            .unwrap_or_default(),
     );
     if let Some(n) = &r.indices {
         let _ = writeln!(s, "  index plays: {n} ({} plays)", r.index_plays);
@@ -1043,7 +1072,10 @@ pub fn text(r: &CountingReport) -> String {
         100.0 * r.advantage.se
     );
     let opt = |e: &Option<Estimate>| {
-        e.map_or_else(|| "-".to_string(), |e| format!("{:.2} (SE {:.2})", e.value, e.se))
+        e.map_or_else(
+            || "-".to_string(),
+            |e| format!("{:.2} (SE {:.2})", e.value, e.se),
+        )
     };
     let _ = writeln!(
         s,
@@ -1104,7 +1136,8 @@ pub fn text(r: &CountingReport) -> String {
                 s,
                 "    formula: within {} rounds {}, for ever {:.4}%{}",
                 k.hands,
-                f.ror_trip.map_or("-".into(), |x| format!("{:.4}%", 100.0 * x)),
+                f.ror_trip
+                    .map_or("-".into(), |x| format!("{:.4}%", 100.0 * x)),
                 100.0 * f.ror,
                 f.ror_goal
                     .map(|x| format!(", before the goal {:.4}%", 100.0 * x))

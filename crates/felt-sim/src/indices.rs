@@ -125,7 +125,11 @@ pub struct IndexError {
 
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Reads an index file's text (TOML, or JSON when it starts with `{`); `origin`
@@ -151,9 +155,8 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
             name: Option<String>,
             indices: Vec<IndexPlay>,
         }
-        let j: Json = serde_json::from_str(text).map_err(|e| {
-            err(Some(e.line()), None, IndexProblem::Syntax(e.to_string()))
-        })?;
+        let j: Json = serde_json::from_str(text)
+            .map_err(|e| err(Some(e.line()), None, IndexProblem::Syntax(e.to_string())))?;
         let set = IndexSet {
             name: j.name.unwrap_or(default_name),
             plays: j.indices,
@@ -174,20 +177,34 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
     let at = |span: Option<std::ops::Range<usize>>| span.map(|s| line_of(text, s.start));
     for (k, item) in root.iter() {
         if k != "name" && k != "index" {
-            return Err(err(at(item.span()), Some(k.to_string()), IndexProblem::Unknown));
+            return Err(err(
+                at(item.span()),
+                Some(k.to_string()),
+                IndexProblem::Unknown,
+            ));
         }
     }
     let name = match root.get("name") {
         None => default_name,
         Some(i) => i
             .as_str()
-            .ok_or_else(|| err(at(i.span()), Some("name".into()), IndexProblem::WrongType("a string")))?
+            .ok_or_else(|| {
+                err(
+                    at(i.span()),
+                    Some("name".into()),
+                    IndexProblem::WrongType("a string"),
+                )
+            })?
             .to_string(),
     };
     let mut plays = Vec::new();
     if let Some(item) = root.get("index") {
         let arr = item.as_array_of_tables().ok_or_else(|| {
-            err(at(item.span()), Some("index".into()), IndexProblem::WrongType("[[index]] tables"))
+            err(
+                at(item.span()),
+                Some("index".into()),
+                IndexProblem::WrongType("[[index]] tables"),
+            )
         })?;
         for (i, t) in arr.iter().enumerate() {
             let key = |k: &str| Some(format!("index[{i}].{k}"));
@@ -204,14 +221,25 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
                     }),
                 }
             };
-            let hand = string("hand")?.ok_or_else(|| err(at(t.span()), key("hand"), IndexProblem::Missing))?;
+            let hand = string("hand")?
+                .ok_or_else(|| err(at(t.span()), key("hand"), IndexProblem::Missing))?;
             let index = match t.get("index") {
                 None => return Err(err(at(t.span()), key("index"), IndexProblem::Missing)),
-                Some(Item::Value(Value::Integer(n))) => i32::try_from(*n.value()).map_err(|_| {
-                    err(at(n.span()), key("index"), IndexProblem::WrongType("an integer from -1000 to 1000"))
-                })?,
+                Some(Item::Value(Value::Integer(n))) => {
+                    i32::try_from(*n.value()).map_err(|_| {
+                        err(
+                            at(n.span()),
+                            key("index"),
+                            IndexProblem::WrongType("an integer from -1000 to 1000"),
+                        )
+                    })?
+                }
                 Some(v) => {
-                    return Err(err(at(v.span()), key("index"), IndexProblem::WrongType("an integer true count")))
+                    return Err(err(
+                        at(v.span()),
+                        key("index"),
+                        IndexProblem::WrongType("an integer true count"),
+                    ))
                 }
             };
             let play = IndexPlay {
@@ -288,7 +316,11 @@ fn row_of(hand: &str) -> Result<Option<usize>, IndexProblem> {
         return Ok(None);
     }
     if let Ok(t) = hand.parse::<usize>() {
-        return if (4..=21).contains(&t) { Ok(Some(t)) } else { Err(bad()) };
+        return if (4..=21).contains(&t) {
+            Ok(Some(t))
+        } else {
+            Err(bad())
+        };
     }
     let chars: Vec<char> = hand.chars().collect();
     if let [a, b] = chars[..] {
@@ -345,7 +377,10 @@ fn compile_one(p: &IndexPlay) -> Result<Compiled, (&'static str, IndexProblem)> 
         }
     };
     if !(-1000..=1000).contains(&p.index) {
-        return Err(("index", IndexProblem::WrongType("an integer from -1000 to 1000")));
+        return Err((
+            "index",
+            IndexProblem::WrongType("an integer from -1000 to 1000"),
+        ));
     }
     match row {
         None => {
@@ -358,7 +393,11 @@ fn compile_one(p: &IndexPlay) -> Result<Compiled, (&'static str, IndexProblem)> 
                     },
                 ));
             }
-            if let Some(pl) = p.play.as_deref().filter(|x| !matches!(*x, "insure" | "insurance")) {
+            if let Some(pl) = p
+                .play
+                .as_deref()
+                .filter(|x| !matches!(*x, "insure" | "insurance"))
+            {
                 return Err((
                     "play",
                     IndexProblem::Bad {
@@ -553,11 +592,23 @@ when = "at-or-below"
         let e = parse(bad, "f.toml").unwrap_err();
         assert_eq!(e.line, Some(4));
         assert_eq!(e.key.as_deref(), Some("index[0].play"));
-        let e = parse("[[index]]\nhand = \"23\"\nup = \"T\"\nplay = \"hit\"\nindex = 0\n", "f").unwrap_err();
+        let e = parse(
+            "[[index]]\nhand = \"23\"\nup = \"T\"\nplay = \"hit\"\nindex = 0\n",
+            "f",
+        )
+        .unwrap_err();
         assert_eq!(e.key.as_deref(), Some("index[0].hand"));
-        let e = parse("[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"split\"\nindex = 0\n", "f").unwrap_err();
+        let e = parse(
+            "[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"split\"\nindex = 0\n",
+            "f",
+        )
+        .unwrap_err();
         assert_eq!(e.key.as_deref(), Some("index[0].play"));
-        let e = parse("[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"hit\"\nindex = 0.5\n", "f").unwrap_err();
+        let e = parse(
+            "[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"hit\"\nindex = 0.5\n",
+            "f",
+        )
+        .unwrap_err();
         assert_eq!(e.line, Some(5));
         let e = parse("[[index]]\nhand = \"16\"\nplay = \"hit\"\nindex = 0\n", "f").unwrap_err();
         assert_eq!(e.key.as_deref(), Some("index[0].up"));
@@ -573,7 +624,10 @@ when = "at-or-below"
         let mut mask = all;
         let mut cached = None;
         // 16 v T at +1: stand.
-        assert_eq!(t.apply(16, 9, &mut mask, &mut || 1, &mut cached), Some(STAND));
+        assert_eq!(
+            t.apply(16, 9, &mut mask, &mut || 1, &mut cached),
+            Some(STAND)
+        );
         // At -1: stand struck.
         let mut mask = all;
         let mut cached = None;
@@ -582,10 +636,16 @@ when = "at-or-below"
         // 13 v 2 at -2 and below: hit.
         let mut mask = all;
         let mut cached = None;
-        assert_eq!(t.apply(13, 1, &mut mask, &mut || -3, &mut cached), Some(HIT));
+        assert_eq!(
+            t.apply(13, 1, &mut mask, &mut || -3, &mut cached),
+            Some(HIT)
+        );
         // A cell without entries asks nothing.
         let mut mask = all;
         let mut cached = None;
-        assert_eq!(t.apply(12, 1, &mut mask, &mut || panic!("not asked"), &mut cached), None);
+        assert_eq!(
+            t.apply(12, 1, &mut mask, &mut || panic!("not asked"), &mut cached),
+            None
+        );
     }
 }

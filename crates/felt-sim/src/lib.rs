@@ -16,12 +16,12 @@ pub mod sim;
 pub mod stats;
 pub mod strategy;
 
+pub use counting::{CountingOptions, CountingReport};
 pub use runner::{CHUNK_ROUNDS, MAX_THREADS};
 pub use sim::{
-    merge_shards, simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
-    SideBetReport, SimError, SimOptions, SimReport, Simulator,
-    RunSpec, ShardFile, TallySums, SHARD_FORMAT,
+    merge_shards, simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn,
+    ProgressiveReport, RunSpec, ShardFile, SideBetReport, SimError, SimOptions, SimReport,
+    Simulator, TallySums, SHARD_FORMAT,
 };
-pub use counting::{CountingOptions, CountingReport};
 pub use stats::{BetAccumulator, BetSummary};
 pub use strategy::{StrategyKind, StrategyTable};

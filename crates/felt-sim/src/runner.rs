@@ -166,7 +166,12 @@ mod tests {
 
     #[test]
     fn shards_cover_every_chunk_once() {
-        for (rounds, shards) in [(10 * CHUNK_ROUNDS, 3), (2 * CHUNK_ROUNDS, 5), (1, 1), (7, 2)] {
+        for (rounds, shards) in [
+            (10 * CHUNK_ROUNDS, 3),
+            (2 * CHUNK_ROUNDS, 5),
+            (1, 1),
+            (7, 2),
+        ] {
             let mut next = 0;
             for s in 0..shards {
                 let r = shard_chunks(rounds, s, shards);

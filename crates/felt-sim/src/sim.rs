@@ -423,7 +423,10 @@ impl Tally {
             || s.sides.len() != sides.len()
             || s.side_loses.len() != sides.len()
             || s.meters.len() != sides.len()
-            || s.sides.iter().zip(sides).any(|(a, b)| a.line_hits.len() != b.lines.len())
+            || s.sides
+                .iter()
+                .zip(sides)
+                .any(|(a, b)| a.line_hits.len() != b.lines.len())
         {
             return None;
         }
@@ -800,7 +803,10 @@ pub fn merge_shards(files: &[ShardFile]) -> Result<SimReport, SimError> {
             .and_then(|i| seen.get_mut(i))
             .ok_or_else(|| SimError::Shard(format!("shard {}/{n} is out of range", f.shard + 1)))?;
         if std::mem::replace(slot, true) {
-            return Err(SimError::Shard(format!("shard {}/{n} given twice", f.shard + 1)));
+            return Err(SimError::Shard(format!(
+                "shard {}/{n} given twice",
+                f.shard + 1
+            )));
         }
     }
     let missing: Vec<String> = seen
@@ -811,7 +817,10 @@ pub fn merge_shards(files: &[ShardFile]) -> Result<SimReport, SimError> {
         .take(10)
         .collect();
     if !missing.is_empty() || u64::try_from(seen.len()).ok() != Some(n) {
-        return Err(SimError::Shard(format!("shards missing: {}", missing.join(", "))));
+        return Err(SimError::Shard(format!(
+            "shards missing: {}",
+            missing.join(", ")
+        )));
     }
     let spec = &first.spec;
     let rules = Rules::from_toml(&spec.rules, "the shard file's rules")?;
@@ -837,7 +846,10 @@ pub fn merge_shards(files: &[ShardFile]) -> Result<SimReport, SimError> {
     let mut elapsed = 0f64;
     for f in ordered {
         let tally = Tally::from_sums(&sim.plan.sides, &f.sums).ok_or_else(|| {
-            SimError::Shard(format!("shard {}/{n}: its sums do not fit the game", f.shard + 1))
+            SimError::Shard(format!(
+                "shard {}/{n}: its sums do not fit the game",
+                f.shard + 1
+            ))
         })?;
         if f.count.is_some() != sim.plan.count.is_some() {
             return Err(SimError::Shard(format!(
@@ -870,7 +882,10 @@ impl Chunk {
     fn empty(plan: &Plan) -> Chunk {
         Chunk {
             tally: Tally::new(&plan.sides),
-            count: plan.count.as_ref().map(|_| CountSums::new(plan.sides.len())),
+            count: plan
+                .count
+                .as_ref()
+                .map(|_| CountSums::new(plan.sides.len())),
         }
     }
 

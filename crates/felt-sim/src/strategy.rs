@@ -318,7 +318,8 @@ impl StrategyTable {
                         if d.contains(Decisions::EVEN_MONEY) {
                             return Decision::EvenMoney;
                         }
-                        if let (true, Some(r)) = (d.contains(Decisions::INSURE), c.legal.insurance) {
+                        if let (true, Some(r)) = (d.contains(Decisions::INSURE), c.legal.insurance)
+                        {
                             return Decision::Insure(r.full);
                         }
                     }

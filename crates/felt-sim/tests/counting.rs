@@ -95,10 +95,15 @@ fn a_flat_bet_with_a_count_plays_the_same_rounds_as_without() {
     assert_eq!(c.rounds_played, base.rounds);
     assert!((c.average_bet - 1.0).abs() < 1e-12);
     // The counter's win is the main and side bets' together.
-    let net: i128 = plain.main.summary.net + plain.side_bets.iter().map(|b| b.summary.net).sum::<i128>();
+    let net: i128 =
+        plain.main.summary.net + plain.side_bets.iter().map(|b| b.summary.net).sum::<i128>();
     let unit = rules.main_bet().min.0 as f64;
     let win = net as f64 / base.rounds as f64 / unit * 100.0;
-    assert!((c.win_per_100.value - win).abs() < 1e-9, "{} vs {win}", c.win_per_100.value);
+    assert!(
+        (c.win_per_100.value - win).abs() < 1e-9,
+        "{} vs {win}",
+        c.win_per_100.value
+    );
 }
 
 #[test]
@@ -122,7 +127,11 @@ fn flat_bet_edge_matches_the_exact_edge_off_the_top() {
     let exact = -analyse(&mapped.main).unwrap().ev_basic;
     let s = &r.main.summary;
     let z = (s.house_edge - exact) / s.se;
-    assert!(z.abs() <= 4.0, "simulated {} exact {exact} z {z}", s.house_edge);
+    assert!(
+        z.abs() <= 4.0,
+        "simulated {} exact {exact} z {z}",
+        s.house_edge
+    );
     // With a CSM every round is seen at true count 0.
     let c = counting(&r);
     assert_eq!(c.by_true_count.len(), 1);
@@ -224,7 +233,10 @@ fn same_seed_same_counter_on_one_and_two_threads() {
     let one = figures(simulate(&rules, &opts(1)).unwrap());
     let two = figures(simulate(&rules, &opts(2)).unwrap());
     assert_eq!(one, two);
-    assert_eq!(serde_json::to_string(&one).unwrap(), serde_json::to_string(&two).unwrap());
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&two).unwrap()
+    );
     // The ramp, wonging and side bets above a count did what they say.
     let c = counting(&one);
     assert!(c.rounds_played < c.rounds_seen);
@@ -233,7 +245,11 @@ fn same_seed_same_counter_on_one_and_two_threads() {
             assert_eq!(row.played, 0, "wonged out below -1 (TC {})", row.tc);
         }
         if row.tc < 2 {
-            assert!(row.side_advantage.iter().all(Option::is_none), "TC {}", row.tc);
+            assert!(
+                row.side_advantage.iter().all(Option::is_none),
+                "TC {}",
+                row.tc
+            );
         }
         if row.played > 0 {
             let want = match row.tc {
@@ -243,7 +259,12 @@ fn same_seed_same_counter_on_one_and_two_threads() {
                 3 => 8.0,
                 _ => 12.0,
             } * 2.0; // two spots
-            assert!((row.average_bet - want).abs() < 1e-9, "TC {}: {}", row.tc, row.average_bet);
+            assert!(
+                (row.average_bet - want).abs() < 1e-9,
+                "TC {}: {}",
+                row.tc,
+                row.average_bet
+            );
         }
     }
     let placed: u64 = c
@@ -438,12 +459,20 @@ fn index_plays_override_the_strategy_on_both_sides_of_the_index() {
     assert_eq!(table.decide_indexed(&x, &ix, || -1), Decision::Hit);
     // Any 16, three cards too.
     let h16b = [c(Rank::Ten), c(Rank::Two), c(Rank::Four)];
-    let x = ctx(&h16b, ten, Phase::PlayerTurns, Decisions(Decisions::HIT.0 | Decisions::STAND.0));
+    let x = ctx(
+        &h16b,
+        ten,
+        Phase::PlayerTurns,
+        Decisions(Decisions::HIT.0 | Decisions::STAND.0),
+    );
     assert_eq!(table.decide_indexed(&x, &ix, || 2), Decision::Stand);
     // 10 v T: double at +4; below, basic (hit); a three-card 10 cannot double.
     let h10 = [c(Rank::Six), c(Rank::Four)];
     let x = ctx(&h10, ten, Phase::PlayerTurns, play);
-    assert!(matches!(table.decide_indexed(&x, &ix, || 4), Decision::Double(_)));
+    assert!(matches!(
+        table.decide_indexed(&x, &ix, || 4),
+        Decision::Double(_)
+    ));
     assert_eq!(table.decide_indexed(&x, &ix, || 3), Decision::Hit);
     // TT v 6: split at +4, else stand.
     let tt = [c(Rank::Ten), c(Rank::Queen)];
@@ -454,11 +483,17 @@ fn index_plays_override_the_strategy_on_both_sides_of_the_index() {
     // A cell without an index plays basic strategy and never asks for the count.
     let h12 = [c(Rank::Ten), c(Rank::Two)];
     let x = ctx(&h12, c(Rank::Two), Phase::PlayerTurns, play);
-    assert_eq!(table.decide_indexed(&x, &ix, || panic!("asked")), table.decide(&x));
+    assert_eq!(
+        table.decide_indexed(&x, &ix, || panic!("asked")),
+        table.decide(&x)
+    );
     // Insurance at +3 and above; even money on a natural.
     let ins = Decisions(Decisions::INSURE.0 | Decisions::DECLINE.0);
     let x = ctx(&h16, c(Rank::Ace), Phase::Insurance, ins);
-    assert_eq!(table.decide_indexed(&x, &ix, || 3), Decision::Insure(Money(50)));
+    assert_eq!(
+        table.decide_indexed(&x, &ix, || 3),
+        Decision::Insure(Money(50))
+    );
     assert_eq!(table.decide_indexed(&x, &ix, || 2), Decision::Decline);
     let bj = [c(Rank::Ace), c(Rank::King)];
     let em = Decisions(Decisions::EVEN_MONEY.0 | Decisions::DECLINE.0);

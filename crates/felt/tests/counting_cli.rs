@@ -32,9 +32,26 @@ fn sharded_run_merges_into_the_unsharded_report() {
     let dir = tempfile::tempdir().unwrap();
     let indices = repo("indices/illustrious-18-fab-4.toml");
     let run: Vec<&str> = vec![
-        "sim", "blackjack-bonus", "--rounds", "200000", "--seed", "5", "--count", "hi-lo",
-        "--ramp", "1:1,2:2,3:4,4:5", "--table-max", "20", "--indices", &indices,
-        "--side-at", "3", "--bankroll", "100", "--hands", "2000",
+        "sim",
+        "blackjack-bonus",
+        "--rounds",
+        "200000",
+        "--seed",
+        "5",
+        "--count",
+        "hi-lo",
+        "--ramp",
+        "1:1,2:2,3:4,4:5",
+        "--table-max",
+        "20",
+        "--indices",
+        &indices,
+        "--side-at",
+        "3",
+        "--bankroll",
+        "100",
+        "--hands",
+        "2000",
     ];
     let mut whole = run.clone();
     whole.extend(["--json", "--threads", "2"]);
@@ -63,7 +80,10 @@ fn sharded_run_merges_into_the_unsharded_report() {
     // The text report too, once the timing line is set aside.
     let (ok, text, _) = felt(&["merge", &files[0], &files[1], &files[2]]);
     assert!(ok);
-    assert!(text.contains("Counting: Hi-Lo") && text.contains("SCORE"), "{text}");
+    assert!(
+        text.contains("Counting: Hi-Lo") && text.contains("SCORE"),
+        "{text}"
+    );
     // A shard missing is refused, naming it.
     let (ok, _, err) = felt(&["merge", &files[0], &files[2]]);
     assert!(!ok);
@@ -74,23 +94,52 @@ fn sharded_run_merges_into_the_unsharded_report() {
 fn counting_options_are_checked() {
     let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--ramp", "1:2"]);
     assert!(!ok && err.contains("--ramp needs a count"), "{err}");
-    let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--count", "hi-lo", "--ramp", "2:1,1:2"]);
+    let (ok, _, err) = felt(&[
+        "sim", "classic", "--rounds", "10", "--count", "hi-lo", "--ramp", "2:1,1:2",
+    ]);
     assert!(!ok && err.contains("rise"), "{err}");
     let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--count", "nope"]);
     assert!(!ok && err.contains("no count `nope`"), "{err}");
     let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--shard", "1/2"]);
     assert!(!ok && err.contains("--shard needs --seed"), "{err}");
-    let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--seed", "1", "--shard", "3/2"]);
+    let (ok, _, err) = felt(&[
+        "sim", "classic", "--rounds", "10", "--seed", "1", "--shard", "3/2",
+    ]);
     assert!(!ok && err.contains("I/N"), "{err}");
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.toml");
-    std::fs::write(&bad, "[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"stnad\"\nindex = 0\n").unwrap();
+    std::fs::write(
+        &bad,
+        "[[index]]\nhand = \"16\"\nup = \"T\"\nplay = \"stnad\"\nindex = 0\n",
+    )
+    .unwrap();
     let (ok, _, err) = felt(&[
-        "sim", "classic", "--rounds", "10", "--count", "hi-lo", "--indices", bad.to_str().unwrap(),
+        "sim",
+        "classic",
+        "--rounds",
+        "10",
+        "--count",
+        "hi-lo",
+        "--indices",
+        bad.to_str().unwrap(),
     ]);
-    assert!(!ok && err.contains("line 4") && err.contains("index[0].play"), "{err}");
+    assert!(
+        !ok && err.contains("line 4") && err.contains("index[0].play"),
+        "{err}"
+    );
     let (ok, _, err) = felt(&["merge", bad.to_str().unwrap()]);
     assert!(!ok && err.contains("not a shard file"), "{err}");
-    let (ok, _, err) = felt(&["sim", "classic", "--rounds", "10", "--count", "hi-lo", "--bankroll", "10", "--hands", "100000"]);
+    let (ok, _, err) = felt(&[
+        "sim",
+        "classic",
+        "--rounds",
+        "10",
+        "--count",
+        "hi-lo",
+        "--bankroll",
+        "10",
+        "--hands",
+        "100000",
+    ]);
     assert!(!ok && err.contains("--hands"), "{err}");
 }

@@ -117,7 +117,12 @@ impl CountArgs {
             irc: self.irc,
             estimation: self.deck_estimation,
             rounding: self.tc_rounding,
-            ramp: self.ramp.as_deref().map(parse_ramp).transpose()?.unwrap_or_default(),
+            ramp: self
+                .ramp
+                .as_deref()
+                .map(parse_ramp)
+                .transpose()?
+                .unwrap_or_default(),
             unit: self.unit.map(|m| m.0),
             table_min: self.table_min.map(|m| m.0),
             table_max: self.table_max.map(|m| m.0),
