@@ -15,6 +15,7 @@ pub mod runner;
 pub mod sim;
 pub mod stats;
 pub mod strategy;
+pub mod vulnerability;
 
 pub use counting::{CountingOptions, CountingReport};
 pub use runner::{CHUNK_ROUNDS, MAX_THREADS};

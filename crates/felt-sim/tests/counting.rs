@@ -500,3 +500,58 @@ fn index_plays_override_the_strategy_on_both_sides_of_the_index() {
     let x = ctx(&bj, c(Rank::Ace), Phase::Insurance, em);
     assert_eq!(table.decide_indexed(&x, &ix, || 5), Decision::EvenMoney);
 }
+
+#[test]
+fn a_sevens_count_beats_bonus_sevens_and_hi_lo_does_not() {
+    use felt_math::count::CountSystem;
+    use felt_sim::vulnerability::{vulnerability, VulnerabilityOptions};
+    let sevens = CountSystem {
+        name: "sevens".into(),
+        tags: [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0],
+        balanced: false,
+        side_count: None,
+    };
+    let hl = felt_math::count::preset("hi-lo").unwrap().unwrap();
+    let opts = VulnerabilityOptions {
+        rounds: 1_500_000,
+        seed: 2,
+        threads: 2,
+        decks: None,
+    };
+    // Blackjack Bonus: the poker bonus with Hi-Lo as its "best", Bonus 7's with sevens.
+    let r = vulnerability(
+        &preset("blackjack-bonus"),
+        &[hl.clone(), sevens.clone()],
+        &hl,
+        &opts,
+    )
+    .unwrap();
+    let b7 = r.bets.iter().find(|b| b.id == "bonus-7s").unwrap();
+    let (best, hilo) = (&b7.counts[0], &b7.counts[1]);
+    assert!(best.count.contains("balanced"), "{}", best.count);
+    // Counting sevens turns the bet near +1 (a seven more per deck left: 25% more sevens).
+    let at = best.turns_positive_at.unwrap();
+    assert!((0.0..3.0).contains(&at), "{at}");
+    assert!(
+        best.frequency > 0.005 && best.frequency < 0.5,
+        "{}",
+        best.frequency
+    );
+    let adv = best.average_advantage.unwrap();
+    assert!(adv.value > 3.0 * adv.se, "{adv:?}");
+    assert!(best.win_per_100.unwrap().value > 0.0);
+    // Hi-Lo does not see sevens: no positive count within reach.
+    assert!(
+        hilo.turns_positive_at.map_or(true, |x| x > 10.0),
+        "{:?}",
+        hilo.turns_positive_at
+    );
+    // Every true count's frequencies sum to one.
+    let total: f64 = best.by_true_count.iter().map(|x| x.frequency).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    // Blazing 7s: the break-even meter falls as the sevens count rises.
+    let r = vulnerability(&preset("blazing-7s"), &[sevens], &hl, &opts).unwrap();
+    let m = &r.bets[0].counts[0].meter;
+    let at = |tc: i32| m.iter().find(|x| x.tc == tc).unwrap().meter_units;
+    assert!(at(-2) > at(-1) && at(-1) > at(0), "{m:?}");
+}

@@ -143,3 +143,34 @@ fn counting_options_are_checked() {
     ]);
     assert!(!ok && err.contains("--hands"), "{err}");
 }
+
+#[test]
+fn count_report_is_an_operators_vulnerability_report() {
+    let (ok, out, err) = felt(&[
+        "count",
+        "blackjack-bonus",
+        "--report",
+        "--rounds",
+        "300000",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let bets = v["bets"].as_array().unwrap();
+    assert_eq!(bets.len(), 2);
+    for b in bets {
+        let counts = b["counts"].as_array().unwrap();
+        assert_eq!(counts.len(), 2, "best count and Hi-Lo");
+        assert!(counts[0]["count"].as_str().unwrap().starts_with("best ["));
+        assert_eq!(counts[1]["count"], "Hi-Lo");
+        assert!(counts[0]["frequency"].is_f64());
+    }
+    let (ok, text, _) = felt(&["count", "blackjack-bonus", "--report", "--rounds", "200000"]);
+    assert!(ok);
+    assert!(
+        text.contains("SIDE BET VULNERABILITY") && text.contains("Bonus 7's"),
+        "{text}"
+    );
+    let (ok, _, err) = felt(&["count", "blackjack-bonus", "--rounds", "200000"]);
+    assert!(!ok && err.contains("--report"), "{err}");
+}
