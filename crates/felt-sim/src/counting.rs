@@ -248,6 +248,22 @@ impl CountPlan {
         max: i64,
         increment: i64,
     ) -> Result<CountPlan, CountingError> {
+        if let Some(t) = o
+            .count
+            .tags
+            .iter()
+            .find(|t| !(t.is_finite() && t.abs() <= 100.0))
+        {
+            return Err(CountingError::Options(format!(
+                "count `{}`: a tag of {t}; tags are finite numbers from -100 to 100",
+                o.count.name
+            )));
+        }
+        if let Some(irc) = o.irc.filter(|i| i.abs() > 100_000) {
+            return Err(CountingError::Options(format!(
+                "--irc {irc}: give an initial running count from -100000 to 100000"
+            )));
+        }
         let system = felt_math::count::CountSystem {
             name: o.count.name.clone(),
             tags: o.count.tags,

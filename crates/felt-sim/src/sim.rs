@@ -851,6 +851,17 @@ pub fn merge_shards(files: &[ShardFile]) -> Result<SimReport, SimError> {
                 f.shard + 1
             ))
         })?;
+        // Each shard played exactly its chunks' rounds.
+        let expected: u64 = shard_chunks(spec.rounds, f.shard, n)
+            .map(|c| crate::runner::chunk_len(spec.rounds, c))
+            .sum();
+        let played = f.count.as_ref().map_or(f.sums.main.rounds, |c| c.seen);
+        if played != expected {
+            return Err(SimError::Shard(format!(
+                "shard {}/{n} holds {played} rounds, not the {expected} of its chunks",
+                f.shard + 1
+            )));
+        }
         if f.count.is_some() != sim.plan.count.is_some() {
             return Err(SimError::Shard(format!(
                 "shard {}/{n}: counting sums missing or unexpected",

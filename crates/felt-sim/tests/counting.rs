@@ -339,6 +339,10 @@ fn shards_merge_into_the_unsharded_report_byte_for_byte() {
     mixed[4] = other;
     assert!(merge_shards(&mixed).is_err());
     assert!(merge_shards(&[]).is_err());
+    // A shard whose sums were tampered with (a round more) is refused.
+    let mut short = files.clone();
+    short[4].sums.main.rounds += 1;
+    assert!(merge_shards(&short).is_err());
     assert!(sim.run_shard(5, 5).is_err());
 }
 
