@@ -7,16 +7,22 @@
 //! meters and the speed ([`SimReport`], [`report::text`] for the terminal).
 #![forbid(unsafe_code)]
 
+pub mod count;
+pub mod counting;
+pub mod indices;
 pub mod report;
 pub mod runner;
 pub mod sim;
 pub mod stats;
 pub mod strategy;
+pub mod vulnerability;
 
+pub use counting::{CountingOptions, CountingReport};
 pub use runner::{CHUNK_ROUNDS, MAX_THREADS};
 pub use sim::{
-    simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn, ProgressiveReport,
-    SideBetReport, SimError, SimOptions, SimReport, Simulator,
+    merge_shards, simulate, Freq, LineReport, MainOutcomes, MainReport, ProgressFn,
+    ProgressiveReport, RunSpec, ShardFile, SideBetReport, SimError, SimOptions, SimReport,
+    Simulator, TallySums, SHARD_FORMAT,
 };
 pub use stats::{BetAccumulator, BetSummary};
 pub use strategy::{StrategyKind, StrategyTable};

@@ -198,6 +198,9 @@ pub fn text(r: &SimReport) -> String {
         );
         let _ = writeln!(out, "  hit frequency {:.4}%", b.hit_frequency * 100.0);
     }
+    if let Some(c) = &r.counting {
+        out.push_str(&crate::counting::text(c));
+    }
     if !r.notes.is_empty() {
         let _ = writeln!(out, "\nnotes");
         for n in &r.notes {

@@ -57,6 +57,35 @@ pub fn run_chunks<A, W, M, P>(
     seed: u64,
     threads: usize,
     work: W,
+    merge: M,
+    progress: P,
+) -> Result<Option<A>, RunError>
+where
+    A: Send,
+    W: Fn(u64, u64, &mut ChaCha8Rng) -> A + Sync,
+    M: FnMut(&mut A, A),
+    P: Fn(u64) + Sync,
+{
+    let chunks = 0..chunk_count(rounds);
+    run_chunk_range(rounds, seed, threads, chunks, work, merge, progress)
+}
+
+/// The chunks of shard `shard` (0-based) of `shards` of a run of `rounds` rounds: a
+/// contiguous range, the shards together covering every chunk once.
+pub fn shard_chunks(rounds: u64, shard: u64, shards: u64) -> std::ops::Range<u64> {
+    let chunks = u128::from(chunk_count(rounds));
+    let shards = u128::from(shards.max(1));
+    let at = |i: u128| u64::try_from(chunks * i.min(shards) / shards).unwrap_or(u64::MAX);
+    at(u128::from(shard))..at(u128::from(shard) + 1)
+}
+
+/// [`run_chunks`] for the chunks `range` of the run only (a shard).
+pub fn run_chunk_range<A, W, M, P>(
+    rounds: u64,
+    seed: u64,
+    threads: usize,
+    range: std::ops::Range<u64>,
+    work: W,
     mut merge: M,
     progress: P,
 ) -> Result<Option<A>, RunError>
@@ -71,12 +100,12 @@ where
         .num_threads(threads)
         .build()
         .map_err(|source| RunError::ThreadPool { threads, source })?;
-    let chunks = chunk_count(rounds);
+    let chunks = range.end.min(chunk_count(rounds));
     let batch = u64::try_from(threads)
         .unwrap_or(u64::MAX)
         .saturating_mul(BATCH_CHUNKS_PER_THREAD);
     let mut total: Option<A> = None;
-    let mut start = 0;
+    let mut start = range.start;
     while start < chunks {
         let end = start.saturating_add(batch).min(chunks);
         let results: Vec<A> = pool.install(|| {
@@ -133,6 +162,24 @@ mod tests {
             chunk_len(u64::MAX, u64::MAX / CHUNK_ROUNDS),
             CHUNK_ROUNDS - 1
         );
+    }
+
+    #[test]
+    fn shards_cover_every_chunk_once() {
+        for (rounds, shards) in [
+            (10 * CHUNK_ROUNDS, 3),
+            (2 * CHUNK_ROUNDS, 5),
+            (1, 1),
+            (7, 2),
+        ] {
+            let mut next = 0;
+            for s in 0..shards {
+                let r = shard_chunks(rounds, s, shards);
+                assert_eq!(r.start, next);
+                next = r.end;
+            }
+            assert_eq!(next, chunk_count(rounds));
+        }
     }
 
     #[test]

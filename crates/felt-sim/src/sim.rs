@@ -12,7 +12,8 @@
 //! order. So the same seed and options give bit-identical figures whatever the number
 //! of threads; only the timings differ.
 
-use crate::runner::{run_chunks, RunError, MAX_THREADS};
+use crate::counting::{CountPlan, CountSums, CountingOptions, CountingReport};
+use crate::runner::{run_chunk_range, shard_chunks, RunError, MAX_THREADS};
 use crate::stats::{BetAccumulator, BetSummary};
 use crate::strategy::{StrategyKind, StrategyTable};
 use felt_core::id::ShortId;
@@ -28,7 +29,7 @@ use felt_math::main_game::{analyse, MainGameError};
 use felt_math::sidebet::{analyse_all, SideBetError};
 use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,8 @@ pub struct SimOptions {
     pub main_only: bool,
     /// The players' strategy.
     pub strategy: StrategyKind,
+    /// Counting: a count, a bet ramp, index plays (see [`crate::counting`]).
+    pub counting: Option<CountingOptions>,
     /// Progress callback.
     pub progress: Option<ProgressFn>,
 }
@@ -76,6 +79,7 @@ impl Default for SimOptions {
             csm: false,
             main_only: false,
             strategy: StrategyKind::Basic,
+            counting: None,
             progress: None,
         }
     }
@@ -94,6 +98,7 @@ impl std::fmt::Debug for SimOptions {
             .field("csm", &self.csm)
             .field("main_only", &self.main_only)
             .field("strategy", &self.strategy)
+            .field("counting", &self.counting)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -123,6 +128,12 @@ pub enum SimError {
     /// The worker threads could not start.
     #[error(transparent)]
     Run(#[from] RunError),
+    /// The counting options cannot be used.
+    #[error(transparent)]
+    Counting(#[from] crate::counting::CountingError),
+    /// Shard files that do not make one run.
+    #[error("{0}")]
+    Shard(String),
 }
 
 /// A count and its frequency.
@@ -286,27 +297,34 @@ pub struct SimReport {
     pub side_bets: Vec<SideBetReport>,
     /// What the figures mean and what they do not model.
     pub notes: Vec<String>,
+    /// The counter's figures, with a count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counting: Option<CountingReport>,
 }
 
 /// A side bet as the tally sees it.
 #[derive(Debug, Clone)]
-struct SideInfo {
-    id: ShortId,
-    lines: Vec<HandName>,
-    meter: Option<MeterId>,
+pub(crate) struct SideInfo {
+    pub(crate) id: ShortId,
+    pub(crate) lines: Vec<HandName>,
+    pub(crate) meter: Option<MeterId>,
 }
 
 /// Everything a chunk needs, shared read-only by the workers.
-struct Plan {
-    table: Table,
-    strategy: StrategyTable,
-    sides: Vec<SideInfo>,
+pub(crate) struct Plan {
+    pub(crate) table: Table,
+    pub(crate) strategy: StrategyTable,
+    pub(crate) sides: Vec<SideInfo>,
     /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
     bets: Vec<Action>,
-    seats: u8,
+    pub(crate) seats: u8,
+    /// Spots per seat.
+    pub(crate) spots: u8,
     nspots: u64,
     main_min: i64,
-    side_min: Vec<i64>,
+    pub(crate) side_min: Vec<i64>,
+    /// Counting, when asked for.
+    pub(crate) count: Option<CountPlan>,
 }
 
 const OUTCOMES: usize = 8;
@@ -325,42 +343,106 @@ fn outcome_index(o: Outcome) -> usize {
 }
 
 /// Exact integer sums of a progressive meter.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct MeterAcc {
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeterAcc {
     /// Sum over wagers of the meter's value at the round's start (cents).
-    value_sum: i128,
+    pub value_sum: i128,
     /// Wagers sampled.
-    samples: u64,
+    pub samples: u64,
     /// Shares paid.
-    awards: u64,
+    pub awards: u64,
     /// Cents paid.
-    award_amount: i128,
+    pub award_amount: i128,
+}
+
+/// A chunk's (or a shard's) exact sums, as a shard file keeps them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TallySums {
+    /// The main wager.
+    pub main: BetAccumulator,
+    /// Hands by outcome (win, blackjack, push, lose, bust, surrender, even money, returned).
+    pub outcomes: Vec<u64>,
+    /// Doubles.
+    pub doubles: u64,
+    /// Splits.
+    pub splits: u64,
+    /// Each side bet.
+    pub sides: Vec<BetAccumulator>,
+    /// Side bets lost.
+    pub side_loses: Vec<u64>,
+    /// Progressive meters.
+    pub meters: Vec<MeterAcc>,
+    /// Voided rounds.
+    pub voided: u64,
+    /// Busy time of the chunks, nanoseconds.
+    pub busy_nanos: u128,
 }
 
 /// A chunk's tally: the event sink of its rounds and the sums they add to.
 #[derive(Debug, Clone)]
-struct Tally {
+pub(crate) struct Tally {
     ids: [Option<ShortId>; MAX_SIDE_BETS],
     lines: Vec<Vec<HandName>>,
     meter_ids: Vec<Option<MeterId>>,
     // This round.
-    main_net: i64,
-    main_wagered: i64,
-    side_net: [i64; MAX_SIDE_BETS],
+    pub(crate) main_net: i64,
+    pub(crate) main_wagered: i64,
+    pub(crate) side_net: [i64; MAX_SIDE_BETS],
     // Sums.
-    main: BetAccumulator,
+    pub(crate) main: BetAccumulator,
     outcomes: [u64; OUTCOMES],
-    doubles: u64,
-    splits: u64,
-    sides: Vec<BetAccumulator>,
+    pub(crate) doubles: u64,
+    pub(crate) splits: u64,
+    pub(crate) sides: Vec<BetAccumulator>,
     side_loses: Vec<u64>,
-    meters: Vec<MeterAcc>,
-    voided: u64,
-    busy: Duration,
+    pub(crate) meters: Vec<MeterAcc>,
+    pub(crate) voided: u64,
+    pub(crate) busy: Duration,
 }
 
 impl Tally {
-    fn new(sides: &[SideInfo]) -> Tally {
+    /// The sums, for a shard file.
+    fn to_sums(&self) -> TallySums {
+        TallySums {
+            main: self.main.clone(),
+            outcomes: self.outcomes.to_vec(),
+            doubles: self.doubles,
+            splits: self.splits,
+            sides: self.sides.clone(),
+            side_loses: self.side_loses.clone(),
+            meters: self.meters.clone(),
+            voided: self.voided,
+            busy_nanos: self.busy.as_nanos(),
+        }
+    }
+
+    /// A tally holding a shard file's sums; `None` if they do not fit this game.
+    fn from_sums(sides: &[SideInfo], s: &TallySums) -> Option<Tally> {
+        let mut t = Tally::new(sides);
+        if s.outcomes.len() != OUTCOMES
+            || s.sides.len() != sides.len()
+            || s.side_loses.len() != sides.len()
+            || s.meters.len() != sides.len()
+            || s.sides
+                .iter()
+                .zip(sides)
+                .any(|(a, b)| a.line_hits.len() != b.lines.len())
+        {
+            return None;
+        }
+        t.main = s.main.clone();
+        t.outcomes.copy_from_slice(&s.outcomes);
+        t.doubles = s.doubles;
+        t.splits = s.splits;
+        t.sides = s.sides.clone();
+        t.side_loses = s.side_loses.clone();
+        t.meters = s.meters.clone();
+        t.voided = s.voided;
+        t.busy = Duration::from_nanos(u64::try_from(s.busy_nanos).unwrap_or(u64::MAX));
+        Some(t)
+    }
+
+    pub(crate) fn new(sides: &[SideInfo]) -> Tally {
         let mut ids = [None; MAX_SIDE_BETS];
         for (slot, s) in ids.iter_mut().zip(sides) {
             *slot = Some(s.id);
@@ -388,7 +470,7 @@ impl Tally {
     }
 
     #[inline(always)]
-    fn settled(&mut self, s: &Settlement) {
+    pub(crate) fn settled(&mut self, s: &Settlement) {
         let net = s.returned.0 - s.stake.0;
         match s.bet {
             BetKind::Main => {
@@ -417,7 +499,7 @@ impl Tally {
     }
 
     #[cold]
-    fn award(&mut self, id: &MeterId, paid: i64) {
+    pub(crate) fn award(&mut self, id: &MeterId, paid: i64) {
         for (b, m) in self.meter_ids.iter().enumerate() {
             if m.as_ref() == Some(id) {
                 self.meters[b].awards += 1;
@@ -541,6 +623,19 @@ fn apply_overrides(rules: &Rules, opts: &SimOptions) -> Result<Rules, SimError> 
             }
         })?;
     }
+    if let Some(c) = &opts.counting {
+        if c.table_min.is_some() || c.table_max.is_some() {
+            let (lo, hi) = (c.table_min, c.table_max);
+            r = r.modified(|f| {
+                if let Some(lo) = lo {
+                    f.main_bet.min = Money(lo);
+                }
+                if let Some(hi) = hi {
+                    f.main_bet.max = Money(hi);
+                }
+            })?;
+        }
+    }
     Ok(r)
 }
 
@@ -578,8 +673,285 @@ impl Simulator {
 
     /// Plays the rounds and makes the report.
     pub fn run(&self) -> Result<SimReport, SimError> {
-        run(self)
+        let range = 0..crate::runner::chunk_count(self.opts.rounds);
+        let (chunk, elapsed) = play(self, range)?;
+        Ok(report(self, chunk, elapsed, self.threads))
     }
+
+    /// Plays shard `shard` (0-based) of `shards` of the run (a contiguous run of its
+    /// chunks) and returns its exact sums, for [`merge_shards`].
+    pub fn run_shard(&self, shard: u64, shards: u64) -> Result<ShardFile, SimError> {
+        if shards == 0 || shard >= shards {
+            return Err(SimError::Shard(format!(
+                "shard {}/{shards}: give I/N with 1 <= I <= N",
+                shard.saturating_add(1)
+            )));
+        }
+        let range = shard_chunks(self.opts.rounds, shard, shards);
+        let (chunk, elapsed) = play(self, range)?;
+        Ok(ShardFile {
+            format: SHARD_FORMAT.to_string(),
+            shard,
+            shards,
+            spec: self.spec(),
+            sums: chunk.tally.to_sums(),
+            count: chunk.count,
+            threads: self.threads,
+            elapsed_seconds: elapsed,
+        })
+    }
+
+    /// What makes the run: the rules (after overrides) and the options.
+    fn spec(&self) -> RunSpec {
+        let o = &self.opts;
+        RunSpec {
+            rules: self.rules.canonical_toml(),
+            rounds: o.rounds,
+            seed: self.seed,
+            seats: o.seats,
+            spots: o.spots,
+            decks: o.decks,
+            penetration: o.penetration,
+            csm: o.csm,
+            main_only: o.main_only,
+            strategy: o.strategy,
+            counting: o.counting.clone(),
+        }
+    }
+}
+
+/// The format tag of a shard file.
+pub const SHARD_FORMAT: &str = "felt-sim-shard/1";
+
+/// Everything that decides a run's figures (the thread count does not).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// The rules after the run's overrides, as canonical TOML.
+    pub rules: String,
+    /// Rounds of the whole run.
+    pub rounds: u64,
+    /// The seed.
+    pub seed: u64,
+    /// Seats.
+    pub seats: u8,
+    /// Spots per seat.
+    pub spots: u8,
+    /// Deck override.
+    pub decks: Option<u8>,
+    /// Penetration override.
+    pub penetration: Option<f64>,
+    /// CSM.
+    pub csm: bool,
+    /// Main bets only.
+    pub main_only: bool,
+    /// Strategy.
+    pub strategy: StrategyKind,
+    /// Counting.
+    pub counting: Option<CountingOptions>,
+}
+
+/// One shard's exact sums (`felt sim --shard I/N`), merged by [`merge_shards`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardFile {
+    /// [`SHARD_FORMAT`].
+    pub format: String,
+    /// This shard, 0-based.
+    pub shard: u64,
+    /// Shards in the run.
+    pub shards: u64,
+    /// The run.
+    pub spec: RunSpec,
+    /// The wagers' sums.
+    pub sums: TallySums,
+    /// The counter's sums.
+    pub count: Option<CountSums>,
+    /// Threads the shard ran on.
+    pub threads: usize,
+    /// Its wall-clock seconds of play.
+    pub elapsed_seconds: f64,
+}
+
+/// Combines the shard files of one run into the report the unsharded run gives: the
+/// same figures (identical JSON but for the timings and thread count: the threads
+/// are the shards' summed, the elapsed time the longest shard's).
+pub fn merge_shards(files: &[ShardFile]) -> Result<SimReport, SimError> {
+    let first = files
+        .first()
+        .ok_or_else(|| SimError::Shard("no shard file to merge".into()))?;
+    let n = first.shards;
+    let mut seen = vec![false; usize::try_from(n.min(1 << 20)).unwrap_or(0)];
+    for f in files {
+        if f.format != SHARD_FORMAT {
+            return Err(SimError::Shard(format!(
+                "shard {}/{}: format `{}`, expected `{SHARD_FORMAT}`",
+                f.shard + 1,
+                f.shards,
+                f.format
+            )));
+        }
+        if f.shards != n || f.spec != first.spec {
+            return Err(SimError::Shard(format!(
+                "shard {}/{} is not from the same run as shard {}/{} (other rules, options, seed or shard count)",
+                f.shard + 1,
+                f.shards,
+                first.shard + 1,
+                n
+            )));
+        }
+        let slot = usize::try_from(f.shard)
+            .ok()
+            .and_then(|i| seen.get_mut(i))
+            .ok_or_else(|| SimError::Shard(format!("shard {}/{n} is out of range", f.shard + 1)))?;
+        if std::mem::replace(slot, true) {
+            return Err(SimError::Shard(format!(
+                "shard {}/{n} given twice",
+                f.shard + 1
+            )));
+        }
+    }
+    let missing: Vec<String> = seen
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !**s)
+        .map(|(i, _)| format!("{}/{n}", i + 1))
+        .take(10)
+        .collect();
+    if !missing.is_empty() || u64::try_from(seen.len()).ok() != Some(n) {
+        return Err(SimError::Shard(format!(
+            "shards missing: {}",
+            missing.join(", ")
+        )));
+    }
+    let spec = &first.spec;
+    let rules = Rules::from_toml(&spec.rules, "the shard file's rules")?;
+    let opts = SimOptions {
+        rounds: spec.rounds,
+        seed: Some(spec.seed),
+        threads: 1,
+        seats: spec.seats,
+        spots: spec.spots,
+        decks: spec.decks,
+        penetration: spec.penetration,
+        csm: spec.csm,
+        main_only: spec.main_only,
+        strategy: spec.strategy,
+        counting: spec.counting.clone(),
+        progress: None,
+    };
+    let sim = Simulator::new(&rules, &opts)?;
+    let mut ordered: Vec<&ShardFile> = files.iter().collect();
+    ordered.sort_by_key(|f| f.shard);
+    let mut total: Option<Chunk> = None;
+    let mut threads = 0usize;
+    let mut elapsed = 0f64;
+    for f in ordered {
+        let tally = Tally::from_sums(&sim.plan.sides, &f.sums).ok_or_else(|| {
+            SimError::Shard(format!(
+                "shard {}/{n}: its sums do not fit the game",
+                f.shard + 1
+            ))
+        })?;
+        // Each shard played exactly its chunks' rounds.
+        let expected: u64 = shard_chunks(spec.rounds, f.shard, n)
+            .map(|c| crate::runner::chunk_len(spec.rounds, c))
+            .sum();
+        let played = f.count.as_ref().map_or(f.sums.main.rounds, |c| c.seen);
+        if played != expected {
+            return Err(SimError::Shard(format!(
+                "shard {}/{n} holds {played} rounds, not the {expected} of its chunks",
+                f.shard + 1
+            )));
+        }
+        if f.count.is_some() != sim.plan.count.is_some() {
+            return Err(SimError::Shard(format!(
+                "shard {}/{n}: counting sums missing or unexpected",
+                f.shard + 1
+            )));
+        }
+        let c = Chunk {
+            tally,
+            count: f.count.clone(),
+        };
+        match total.as_mut() {
+            Some(t) => t.merge(c),
+            None => total = Some(c),
+        }
+        threads = threads.saturating_add(f.threads);
+        elapsed = elapsed.max(f.elapsed_seconds);
+    }
+    let total = total.ok_or_else(|| SimError::Shard("no shard file to merge".into()))?;
+    Ok(report(&sim, total, elapsed, threads))
+}
+
+/// A chunk's results: the wagers' tally and, with a count, the counter's sums.
+pub(crate) struct Chunk {
+    pub(crate) tally: Tally,
+    pub(crate) count: Option<CountSums>,
+}
+
+impl Chunk {
+    fn empty(plan: &Plan) -> Chunk {
+        Chunk {
+            tally: Tally::new(&plan.sides),
+            count: plan
+                .count
+                .as_ref()
+                .map(|_| CountSums::new(plan.sides.len())),
+        }
+    }
+
+    fn merge(&mut self, o: Chunk) {
+        self.tally.merge(o.tally);
+        match (self.count.as_mut(), o.count) {
+            (Some(a), Some(b)) => a.merge(&b),
+            (None, Some(b)) => self.count = Some(b),
+            _ => {}
+        }
+    }
+}
+
+/// Plays the chunks `range`: their merged results and the seconds taken.
+fn play(sim: &Simulator, range: std::ops::Range<u64>) -> Result<(Chunk, f64), SimError> {
+    let (opts, plan) = (&sim.opts, &sim.plan);
+    let started = Instant::now();
+    let progress = |n: u64| {
+        if let Some(p) = &opts.progress {
+            p(n)
+        }
+    };
+    let merged = run_chunk_range(
+        opts.rounds,
+        sim.seed,
+        sim.threads,
+        range,
+        |_, n, rng| -> Result<Chunk, SimError> {
+            match &plan.count {
+                None => Ok(Chunk {
+                    tally: run_chunk(plan, n, rng)?,
+                    count: None,
+                }),
+                Some(cp) => {
+                    let (tally, count) = crate::counting::run_chunk(plan, cp, n, rng)?;
+                    Ok(Chunk {
+                        tally,
+                        count: Some(count),
+                    })
+                }
+            }
+        },
+        |acc: &mut Result<Chunk, SimError>, next| match (acc.as_mut(), next) {
+            (Ok(a), Ok(b)) => a.merge(b),
+            (Ok(_), Err(e)) => *acc = Err(e),
+            (Err(_), _) => {}
+        },
+        progress,
+    )?;
+    let elapsed = started.elapsed().as_secs_f64();
+    let chunk = match merged {
+        Some(r) => r?,
+        None => Chunk::empty(plan),
+    };
+    Ok((chunk, elapsed))
 }
 
 fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
@@ -718,6 +1090,15 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
         }
     }
     let nspots = u64::from(opts.seats) * u64::from(opts.spots);
+    let count = match &opts.counting {
+        None => None,
+        Some(c) => {
+            let mb = rules.main_bet();
+            let cp = CountPlan::new(c, decks, mb.min.0, mb.max.0, mb.increment.0)?;
+            notes.extend(crate::counting::notes(&cp, opts.seats));
+            Some(cp)
+        }
+    };
     let plan = Plan {
         table: table.clone(),
         strategy,
@@ -725,8 +1106,10 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
         sides,
         bets,
         seats: opts.seats,
+        spots: opts.spots,
         nspots,
         main_min: main_min.0,
+        count,
     };
     Ok(Simulator {
         opts: opts.clone(),
@@ -741,51 +1124,39 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
     })
 }
 
-fn run(sim: &Simulator) -> Result<SimReport, SimError> {
+/// The report of a run's (or merged shards') results.
+fn report(sim: &Simulator, chunk: Chunk, elapsed: f64, threads: usize) -> SimReport {
     let Simulator {
         opts,
         rules,
         plan,
         seed,
-        threads,
         exact_main,
         exact_sides,
         notes,
         setup_seconds,
+        ..
     } = sim;
-    let (seed, threads, exact_main, setup_seconds) = (*seed, *threads, *exact_main, *setup_seconds);
+    let (seed, exact_main, setup_seconds) = (*seed, *exact_main, *setup_seconds);
     let sb = plan.table.side_bets();
     let nspots = plan.nspots;
-    let play = Instant::now();
-    let progress = |n: u64| {
-        if let Some(p) = &opts.progress {
-            p(n)
-        }
+    let counting = match (&plan.count, &chunk.count) {
+        (Some(cp), Some(sums)) => Some(crate::counting::report(cp, sums)),
+        _ => None,
     };
-    let merged = run_chunks(
-        opts.rounds,
-        seed,
-        threads,
-        |_, n, rng| run_chunk(plan, n, rng),
-        |acc: &mut Result<Tally, SimError>, next| match (acc.as_mut(), next) {
-            (Ok(a), Ok(b)) => a.merge(b),
-            (Ok(_), Err(e)) => *acc = Err(e),
-            (Err(_), _) => {}
-        },
-        progress,
-    )?;
-    let elapsed = play.elapsed().as_secs_f64();
-    let t = match merged {
-        Some(r) => r?,
-        None => return Err(SimError::Options("at least one round is needed".into())),
-    };
+    let t = chunk.tally;
 
     // The report.
     let hands: u64 = t.outcomes.iter().sum();
     let o = |k: usize| freq(t.outcomes[k], hands);
     let main = MainReport {
         summary: t.main.summary(),
-        exact_house_edge: Some(exact_main),
+        // A ramp, wonging or index plays change what the main wager's edge measures.
+        exact_house_edge: plan
+            .count
+            .as_ref()
+            .is_none_or(|c| c.plays_flat_basic())
+            .then_some(exact_main),
         hands,
         outcomes: MainOutcomes {
             win: o(0),
@@ -800,9 +1171,15 @@ fn run(sim: &Simulator) -> Result<SimReport, SimError> {
         doubles: freq(t.doubles, hands),
         splits: freq(t.splits, hands),
     };
-    let wagers = opts.rounds.saturating_mul(nspots);
     let mut side_bets = Vec::new();
     for (b, acc) in t.sides.iter().enumerate() {
+        // Rounds the bet was made on (every round, without a count's side-bet limit).
+        let per_round = if plan.count.is_some() {
+            u64::from(plan.spots)
+        } else {
+            nspots
+        };
+        let wagers = acc.rounds.saturating_mul(per_round);
         let bet = &sb[b];
         let ex = exact_sides.get(b);
         let exact_p = |h: HandName| {
@@ -865,7 +1242,7 @@ fn run(sim: &Simulator) -> Result<SimReport, SimError> {
         });
     }
     let busy = t.busy.as_secs_f64();
-    Ok(SimReport {
+    SimReport {
         game: rules.game().id.clone(),
         rounds: opts.rounds,
         seed,
@@ -885,5 +1262,6 @@ fn run(sim: &Simulator) -> Result<SimReport, SimError> {
         main,
         side_bets,
         notes: notes.clone(),
-    })
+        counting,
+    }
 }

@@ -3,11 +3,11 @@
 //! Every sum is an integer (cents, counts), so merging chunks in any order gives the
 //! same totals bit for bit; floats appear only when the report is made.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Running sums for one wager over many rounds. One sample is one round: the
 /// amount initially staked on the wager in that round (all spots) and its net result.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BetAccumulator {
     /// Rounds in which the wager was made.
     pub rounds: u64,

@@ -29,6 +29,7 @@
 //!   always the full shoe's (the cards already dealt from the shoe are not counted):
 //!   what remains of a full CD strategy is the three-plus-card decisions.
 
+use crate::indices::IndexTable;
 use felt_core::card::Card;
 use felt_core::round::Decisions;
 use felt_core::{Decision, DecisionContext, Phase};
@@ -37,10 +38,10 @@ use felt_math::main_game::{
     Surrender,
 };
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which strategy the simulated players follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StrategyKind {
     /// The computed total-dependent basic strategy.
@@ -70,19 +71,19 @@ impl std::fmt::Display for StrategyKind {
     }
 }
 
-const STAND: u8 = 0;
-const HIT: u8 = 1;
-const DOUBLE: u8 = 2;
-const SPLIT: u8 = 3;
-const SURRENDER: u8 = 4;
+pub(crate) const STAND: u8 = 0;
+pub(crate) const HIT: u8 = 1;
+pub(crate) const DOUBLE: u8 = 2;
+pub(crate) const SPLIT: u8 = 3;
+pub(crate) const SURRENDER: u8 = 4;
 
 /// Masks: the low five bits of [`Decisions`].
-const MASKS: usize = 32;
-const UPS: usize = 10;
+pub(crate) const MASKS: usize = 32;
+pub(crate) const UPS: usize = 10;
 /// Rows: hard 0..=21, soft 12..=21 (22..=31), pairs A..=T (32..=41).
-const ROWS: usize = 42;
-const SOFT_ROW: usize = 22;
-const PAIR_ROW: usize = 32;
+pub(crate) const ROWS: usize = 42;
+pub(crate) const SOFT_ROW: usize = 22;
+pub(crate) const PAIR_ROW: usize = 32;
 
 #[inline]
 fn bit(a: Action) -> u8 {
@@ -291,6 +292,70 @@ impl StrategyTable {
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
         match self.code(c.cards, c.total, c.soft, up, mask) {
+            HIT => Decision::Hit,
+            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
+            SPLIT => Decision::Split,
+            SURRENDER => Decision::Surrender,
+            _ => Decision::Stand,
+        }
+    }
+
+    /// The decision with index plays: as [`StrategyTable::decide`], but a cell with
+    /// index entries plays them first (see [`crate::indices`]); `tc` gives the true
+    /// count now and is asked only when a cell has entries (or on insurance).
+    #[inline]
+    pub fn decide_indexed(
+        &self,
+        c: &DecisionContext<'_>,
+        ix: &IndexTable,
+        mut tc: impl FnMut() -> i32,
+    ) -> Decision {
+        if c.phase != Phase::PlayerTurns {
+            if c.phase == Phase::Insurance {
+                if let Some(e) = ix.insurance {
+                    if e.holds(tc()) {
+                        let d = c.legal.decisions;
+                        if d.contains(Decisions::EVEN_MONEY) {
+                            return Decision::EvenMoney;
+                        }
+                        if let (true, Some(r)) = (d.contains(Decisions::INSURE), c.legal.insurance)
+                        {
+                            return Decision::Insure(r.full);
+                        }
+                    }
+                }
+            }
+            return self.offer(c);
+        }
+        let mut mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
+        let up = usize::from(c.up.value() - 1);
+        let mut cached = None;
+        let mut code = None;
+        if let [c1, c2] = c.cards {
+            if c1.value() == c2.value() {
+                let row = PAIR_ROW + usize::from(c1.value() - 1);
+                code = ix.apply(row, up, &mut mask, &mut tc, &mut cached);
+                if code.is_none() {
+                    let base = self.code(c.cards, c.total, c.soft, up, mask);
+                    let split = usize::from(Decisions::SPLIT.0);
+                    if base == SPLIT || mask & !split == 0 {
+                        code = Some(base);
+                    } else {
+                        mask &= !split;
+                    }
+                }
+            }
+        }
+        let code = code.unwrap_or_else(|| {
+            let row = if c.soft {
+                SOFT_ROW + usize::from(c.total.clamp(12, 21)) - 12
+            } else {
+                usize::from(c.total.min(21))
+            };
+            ix.apply(row, up, &mut mask, &mut tc, &mut cached)
+                .unwrap_or_else(|| self.code(c.cards, c.total, c.soft, up, mask))
+        });
+        match code {
             HIT => Decision::Hit,
             DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
             SPLIT => Decision::Split,

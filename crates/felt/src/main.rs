@@ -42,6 +42,8 @@ enum Command {
     Strategy(cmd::strategy::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
     Sim(cmd::sim::Args),
+    /// Merge the shard files of one `felt sim --shard I/N` run into its report.
+    Merge(cmd::sim_count::MergeArgs),
     /// Show the books: balances, progressive meters and their last awards, and the audit.
     Books(cmd::books::Args),
     /// List past rounds with their cards, actions, wagers and results.
@@ -66,6 +68,7 @@ fn main() -> ExitCode {
         Command::Risk(a) => cmd::risk::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
+        Command::Merge(a) => cmd::sim_count::merge(&a),
         Command::Books(a) => cmd::books::run(&a),
         Command::History(a) => cmd::history::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),

@@ -29,6 +29,21 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// The operator's vulnerability report instead: for each side bet, with its best
+    /// simple count and with Hi-Lo, the true count at which it turns positive and,
+    /// simulated at the game's penetration, how often a counter bets it, the advantage
+    /// when betting and the win per 100 rounds; a progressive's break-even meter by count.
+    #[arg(long)]
+    pub report: bool,
+    /// With --report: rounds simulated per count.
+    #[arg(long, default_value_t = 10_000_000, requires = "report")]
+    pub rounds: u64,
+    /// With --report: the simulation's seed.
+    #[arg(long, default_value_t = 1, requires = "report")]
+    pub seed: u64,
+    /// With --report: worker threads (default: every core).
+    #[arg(long, requires = "report")]
+    pub threads: Option<usize>,
 }
 
 /// Loads a count by preset name or file path.
@@ -68,6 +83,9 @@ pub fn run(a: &Args) -> Result<()> {
     let rules = crate::game_arg::load_game(&a.game)?;
     let eor = effects_of_removal(&rules, a.decks, meter)?;
     let report = count_report(&eor, &counts);
+    if a.report {
+        return vulnerability(a, &rules, &report);
+    }
     if let Some(dir) = &a.write {
         for w in &report.wagers {
             let path = dir.join(format!("{}-{}.toml", report.game, w.wager));
@@ -80,6 +98,54 @@ pub fn run(a: &Args) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         write!(out, "{}", render(&report))?;
+    }
+    Ok(())
+}
+
+/// `--report`: each side bet's vulnerability, simulated.
+fn vulnerability(a: &Args, rules: &felt_core::Rules, report: &CountReport) -> Result<()> {
+    use felt_sim::vulnerability::{self, VulnerabilityOptions};
+    if a.rounds < 100_000 {
+        anyhow::bail!(
+            "--rounds {}: give at least 100000 rounds per count",
+            a.rounds
+        );
+    }
+    if let Some(t) = a
+        .threads
+        .filter(|t| !(1..=felt_sim::MAX_THREADS).contains(t))
+    {
+        anyhow::bail!("--threads {t}: give 1 to {}", felt_sim::MAX_THREADS);
+    }
+    let best: Vec<CountSystem> = rules
+        .side_bets()
+        .iter()
+        .map(|b| {
+            report
+                .wagers
+                .iter()
+                .find(|w| w.wager == b.id)
+                .map(|w| w.best.count.clone())
+                .with_context(|| format!("no fitted count for the side bet {}", b.id))
+        })
+        .collect::<Result<_>>()?;
+    let hi_lo = load_count("hi-lo")?;
+    let r = vulnerability::vulnerability(
+        rules,
+        &best,
+        &hi_lo,
+        &VulnerabilityOptions {
+            rounds: a.rounds,
+            seed: a.seed,
+            threads: a.threads.unwrap_or(0),
+            decks: a.decks,
+        },
+    )?;
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+    } else {
+        write!(out, "{}", vulnerability::text(&r))?;
     }
     Ok(())
 }

@@ -10,5 +10,6 @@ pub mod replay;
 pub mod risk;
 pub mod rules;
 pub mod sim;
+pub mod sim_count;
 pub mod strategy;
 pub mod verify;

@@ -2,7 +2,7 @@
 //! reproducible from the seed.
 
 use anyhow::{bail, Result};
-use felt_sim::{report, simulate, SimOptions, StrategyKind, MAX_THREADS};
+use felt_sim::{report, simulate, SimOptions, Simulator, StrategyKind, MAX_THREADS};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::RngCore;
 use std::io::IsTerminal;
@@ -50,6 +50,9 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Counting, bet ramp, indices, risk of ruin and sharding.
+    #[command(flatten)]
+    pub count: crate::cmd::sim_count::CountArgs,
 }
 
 /// Runs the simulation and prints the report.
@@ -60,6 +63,11 @@ pub fn run(a: &Args) -> Result<()> {
         bail!("--threads {t}: give 1 to {MAX_THREADS}, or leave it out to use every core");
     }
     let penetration = a.penetration.map(penetration_fraction).transpose()?;
+    let counting = a.count.options()?;
+    let shard = a.count.shard()?;
+    if shard.is_some() && a.seed.is_none() {
+        bail!("--shard needs --seed: every shard of a run must play from the same seed");
+    }
     let seed = match a.seed {
         Some(s) => s,
         None => {
@@ -71,9 +79,14 @@ pub fn run(a: &Args) -> Result<()> {
     let bar = std::io::stderr()
         .is_terminal()
         .then(|| progress_bar(a.strategy, ProgressDrawTarget::stderr()));
+    // A shard's bar counts its own rounds.
+    let bar_rounds = shard.map_or(a.rounds, |(i, n)| {
+        felt_sim::runner::shard_chunks(a.rounds, i, n)
+            .map(|c| felt_sim::runner::chunk_len(a.rounds, c))
+            .sum()
+    });
     let progress = bar.clone().map(|b| {
-        let rounds = a.rounds;
-        Arc::new(move |n: u64| on_rounds(&b, rounds, n)) as Arc<dyn Fn(u64) + Send + Sync>
+        Arc::new(move |n: u64| on_rounds(&b, bar_rounds, n)) as Arc<dyn Fn(u64) + Send + Sync>
     });
     let opts = SimOptions {
         rounds: a.rounds,
@@ -86,8 +99,16 @@ pub fn run(a: &Args) -> Result<()> {
         csm: a.csm,
         main_only: a.main_only,
         strategy: a.strategy,
+        counting,
         progress,
     };
+    if let Some((i, n)) = shard {
+        let result = Simulator::new(&rules, &opts).and_then(|s| s.run_shard(i, n));
+        if let Some(b) = &bar {
+            b.finish_and_clear();
+        }
+        return a.count.write_shard(&result?);
+    }
     let result = simulate(&rules, &opts);
     if let Some(b) = &bar {
         b.finish_and_clear();
