@@ -188,7 +188,9 @@ impl Cell {
         Action::Stand
     }
 
-    fn code(&self) -> String {
+    /// The cell's chart code: its best action (`S`, `H`, `P`), and for a double or a
+    /// surrender what to do where that is not offered (`Dh`, `Ds`, `Rh`, `Rs`, `Rp`).
+    pub fn code(&self) -> String {
         let first = self.ranking[0];
         let next = |skip: &[Action]| {
             self.ranking()

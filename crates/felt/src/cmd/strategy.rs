@@ -72,36 +72,6 @@ fn action_word(a: Action) -> &'static str {
     }
 }
 
-/// A cell's chart code: its best action, and for a double or a surrender what to do
-/// where that is not offered.
-fn code(cell: &Cell) -> String {
-    let ranking = cell.ranking();
-    let next = |skip: &[Action]| {
-        ranking
-            .iter()
-            .copied()
-            .find(|a| !skip.contains(a))
-            .unwrap_or(Action::Stand)
-    };
-    let lower = |a: Action| match a {
-        Action::Stand => "s",
-        Action::Hit => "h",
-        Action::Double => "d",
-        Action::Split => "p",
-        Action::Surrender => "r",
-    };
-    match ranking.first().copied().unwrap_or(Action::Stand) {
-        Action::Stand => "S".into(),
-        Action::Hit => "H".into(),
-        Action::Split => "P".into(),
-        Action::Double => format!(
-            "D{}",
-            lower(next(&[Action::Double, Action::Split, Action::Surrender]))
-        ),
-        Action::Surrender => format!("R{}", lower(next(&[Action::Surrender, Action::Double]))),
-    }
-}
-
 /// The rows of the chart: (kind, total or pair card, label). Hard 5 to 20 (hard 4 is
 /// only 2,2 and 21 stands by itself), soft 13 to 20 (soft 12 is only A,A; soft 21 only
 /// where the rules let it be hit), and the pairs.
@@ -159,7 +129,7 @@ fn chart(s: &BasicStrategy, hit_soft_21: bool) -> Result<String> {
         }
         let _ = write!(o, "{label:<8}");
         for up in UPS {
-            let c = code(s.cell(kind, t, up)?);
+            let c = s.cell(kind, t, up)?.code();
             let _ = write!(o, "{c:>4}");
             if !codes_used.contains(&c) {
                 codes_used.push(c);
@@ -395,7 +365,7 @@ fn ev_chart(s: &BasicStrategy, rules: &felt_core::Rules, basis: EvBasis) -> Resu
             .collect::<Result<_, _>>()?;
         let _ = write!(o, "{:<10}", "play");
         for c in &cells {
-            let _ = write!(o, " {:>6}", code(c));
+            let _ = write!(o, " {:>6}", c.code());
         }
         let _ = writeln!(o);
         let cols: Vec<Vec<(Action, f64)>> = UPS
@@ -451,7 +421,7 @@ fn to_json(s: &BasicStrategy, rules: &felt_core::Rules, decks: u8) -> Result<Val
         let mut plays = Vec::new();
         for up in UPS {
             let cell = s.cell(kind, t, up)?;
-            let c = code(cell);
+            let c = cell.code();
             let peeked = peeks_under(peek, up);
             cells.push(json!({
                 "kind": kind_word(kind),
