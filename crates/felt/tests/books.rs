@@ -172,7 +172,7 @@ fn history_shows_cards_actions_wagers_results_and_keeps_the_shoe_seed_while_it_i
     );
     assert!(
         r1.contains(
-            "actions: seat 1 spot 1 bets 10.00; seat 1 spot 1 side bet #1 1.00; deal; seat 1 spot 1 hand 1: hit"
+            "actions: seat 1 spot 1 bets 10.00; seat 1 spot 1 lucky-7 1.00; deal; seat 1 spot 1 hand 1: hit"
         ),
         "{t}"
     );

@@ -42,7 +42,11 @@ pub fn run(a: &Args) -> Result<()> {
         writeln!(out, "No round in the books yet.")?;
     }
     for r in &rounds {
-        for line in round_lines(r) {
+        // The side bets' names come from the rules the round was played under.
+        let side_ids: Vec<String> = crate::game_arg::round_ctx(&store, r, None)
+            .map(|c| c.rules.side_bets().iter().map(|b| b.id.clone()).collect())
+            .unwrap_or_default();
+        for line in round_lines(r, &side_ids) {
             writeln!(out, "{line}")?;
         }
         writeln!(out)?;
@@ -144,7 +148,8 @@ fn bet(v: &Value) -> String {
     }
 }
 
-fn action_text(a: &Action) -> String {
+/// An action as a line reads it; `side_ids` names the side bets by their index.
+fn action_text(a: &Action, side_ids: &[String]) -> String {
     match a {
         Action::Bet { seat, spot, amount } => {
             format!("seat {} spot {} bets {amount}", seat + 1, spot + 1)
@@ -154,12 +159,15 @@ fn action_text(a: &Action) -> String {
             spot,
             bet,
             amount,
-        } => format!(
-            "seat {} spot {} side bet #{} {amount}",
-            seat + 1,
-            spot + 1,
-            bet + 1
-        ),
+        } => match side_ids.get(usize::from(*bet)) {
+            Some(id) => format!("seat {} spot {} {id} {amount}", seat + 1, spot + 1),
+            None => format!(
+                "seat {} spot {} side bet #{} {amount}",
+                seat + 1,
+                spot + 1,
+                bet + 1
+            ),
+        },
         Action::Withdraw { seat, spot } => format!("seat {} spot {} withdraws", seat + 1, spot + 1),
         Action::Deal => "deal".to_string(),
         Action::Play { seat, at, decision } => {
@@ -185,7 +193,7 @@ fn action_text(a: &Action) -> String {
     }
 }
 
-fn round_lines(r: &RoundRecord) -> Vec<String> {
+fn round_lines(r: &RoundRecord, side_ids: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     out.push(format!(
         "Round {}  {}  table {}  {}  {}{}",
@@ -243,8 +251,8 @@ fn round_lines(r: &RoundRecord) -> Vec<String> {
         .iter()
         .filter_map(|s| s.action.as_deref())
         .filter_map(|a| match serde_json::from_str::<StepAction>(a) {
-            Ok(StepAction::Action(a)) => Some(action_text(&a)),
-            Ok(StepAction::Client(c)) => Some(action_text(&c.action)),
+            Ok(StepAction::Action(a)) => Some(action_text(&a, side_ids)),
+            Ok(StepAction::Client(c)) => Some(action_text(&c.action, side_ids)),
             Ok(StepAction::Setup(_)) => None,
             Err(_) => Some(format!("(unreadable: {a})")),
         })
