@@ -343,10 +343,18 @@ impl Live {
             rules: Some(ctx.canonical.clone()),
             lab: dealing.lab,
         };
-        let (engine, setup, events, setup_step) =
-            Live::set_up(store, ctx, dealing.shoe, dealing.round_seed, players, spots)?;
+        let id = store.next_round_id()?;
+        let (engine, setup, events, setup_step) = Live::set_up(
+            store,
+            ctx,
+            dealing.shoe,
+            dealing.round_seed,
+            players,
+            spots,
+            id,
+        )?;
         let live = Live {
-            id: store.next_round_id()?,
+            id,
             engine,
             setup,
             pending: Some(Pending { new, setup_step }),
@@ -374,6 +382,7 @@ impl Live {
     }
 
     /// The engine's round, begun, with its setup and the setup step to write.
+    #[allow(clippy::too_many_arguments)]
     fn set_up(
         store: &mut dyn Store,
         ctx: &Ctx,
@@ -381,6 +390,7 @@ impl Live {
         seed: [u8; 32],
         players: &[String],
         spots: u8,
+        number: RoundId,
     ) -> Result<(PlayRound, Setup, Vec<Event>, Step)> {
         let mut balances = Vec::with_capacity(players.len());
         for p in players {
@@ -396,6 +406,8 @@ impl Live {
         let mut engine = ctx
             .table
             .round(shoe, ChaCha20Rng::from_seed(seed), &balances)?;
+        // The round's events carry its number in the books.
+        engine.number_next_round(u64::try_from(number.0).unwrap_or(0));
         let mut events = Vec::new();
         engine.begin(&mut events)?;
         let step = ctx.step(Some(&StepAction::Setup(setup.clone())), &events, players)?;
@@ -403,11 +415,30 @@ impl Live {
     }
 
     /// Writes a pending round (its row, then its setup step) and takes its real id.
-    fn open(&mut self, store: &mut dyn Store) -> Result<()> {
-        let Some(pending) = self.pending.take() else {
+    fn open(&mut self, store: &mut dyn Store, ctx: &Ctx) -> Result<()> {
+        let Some(mut pending) = self.pending.take() else {
             return Ok(());
         };
         let id = store.begin_round(&pending.new)?;
+        if id != self.id {
+            // Another table began the round this one expected: set it up again under
+            // its real number (the same shoe and seed: the same cards).
+            let bytes = pending.new.shoe.clone().unwrap_or_default();
+            let shoe = Shoe::from_bytes(&bytes)
+                .map_err(|source| SessionError::Shoe { round: id, source })?;
+            let players = self.setup.players.clone();
+            let (engine, _, _, step) = Live::set_up(
+                store,
+                ctx,
+                shoe,
+                pending.new.seed,
+                &players,
+                self.setup.spots,
+                id,
+            )?;
+            self.engine = engine;
+            pending.setup_step = step;
+        }
         store.record_step(id, &pending.setup_step)?;
         self.id = id;
         Ok(())
@@ -424,7 +455,8 @@ impl Live {
         players: &[String],
         spots: u8,
     ) -> Result<(Live, Vec<Event>)> {
-        let (engine, setup, events, step) = Live::set_up(store, ctx, shoe, seed, players, spots)?;
+        let (engine, setup, events, step) =
+            Live::set_up(store, ctx, shoe, seed, players, spots, id)?;
         store.record_step(id, &step)?;
         Ok((Live::resumed(id, engine, setup), events))
     }
@@ -498,7 +530,7 @@ impl Live {
             if let Err(e) = tried {
                 return Ok(Stepped::Refused(e));
             }
-            self.open(store)?;
+            self.open(store, ctx)?;
         }
         let mut out: Option<Result<Stepped>> = None;
         let ids = ctx.meter_ids();
@@ -715,6 +747,14 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
                 let mut engine =
                     ctx.table
                         .round(shoe, ChaCha20Rng::from_seed(rec.seed), &s.balances)?;
+                // The number the round was begun under, as its log says (rounds written
+                // before rounds were numbered as the books number them say 1).
+                if let Some(Ok(Event::RoundStarted { round })) = stored_events
+                    .first()
+                    .map(|e| serde_json::from_str::<Event>(e))
+                {
+                    engine.number_next_round(round);
+                }
                 engine.begin(&mut events)?;
                 r.engine = Some(engine);
                 r.setup = Some(s);

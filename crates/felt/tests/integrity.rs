@@ -595,3 +595,60 @@ fn books_from_before_shoe_commitments_migrate_replay_and_deal_a_committed_shoe()
         serde_json::from_str(&ok(&felt(&db, &["books", "--json"], ""))).unwrap();
     assert_eq!(books["sound"], true, "{books}");
 }
+
+#[test]
+fn the_event_file_numbers_rounds_as_the_books_do_and_a_later_session_adds_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let events = dir.path().join("e.jsonl");
+    let e = events.to_str().unwrap();
+    // Books that already hold rounds of another table.
+    ok(&felt(
+        &db,
+        &["play", "lucky-7", "--player", "q"],
+        &"10\nn\nn\ns\n".repeat(3),
+    ));
+    let first = ok(&felt(
+        &db,
+        &[
+            "play", "classic", "--seed", "1", "--events", e, "--player", "p",
+        ],
+        "10\ns\n10\ns\n10\ns\nq\n",
+    ));
+    assert!(!first.contains("Events: added after"), "{first}");
+    let second = ok(&felt(
+        &db,
+        &["play", "classic", "--events", e, "--player", "p"],
+        "10\ns\nq\n",
+    ));
+    assert!(
+        second.contains("Events: added after the earlier ones"),
+        "{second}"
+    );
+    // Every round of table classic/p, as the books number them, in order.
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["history", "--json", "--last", "100"], ""))).unwrap();
+    let mut ids: Vec<u64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["table"] == "classic/p")
+        .map(|r| r["id"].as_u64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert!(ids.len() >= 3 && ids[0] > 1, "{ids:?}");
+    let text = std::fs::read_to_string(&events).unwrap();
+    let numbers = |kind: &str| -> Vec<u64> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|e| e["event"] == kind)
+            .map(|e| e["round"].as_u64().unwrap())
+            .collect()
+    };
+    // One round-started and one round-ended line per round in the books, none for the
+    // rounds nobody bet on (each session's `q` at the bet prompt).
+    assert_eq!(numbers("round-started"), ids, "{text}");
+    assert_eq!(numbers("round-ended"), ids, "{text}");
+    let t = ok(&felt(&db, &["replay", "--all"], ""));
+    assert!(t.contains(" 0 differ."), "{t}");
+}

@@ -398,6 +398,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.auto = auto;
     }
 
+    /// Numbers the next round `n` (its `round-started` and `round-ended` events): a front
+    /// end that keeps rounds in books numbers them as the books do. Without it rounds
+    /// count 1, 2, ... from this state's creation.
+    pub fn number_next_round(&mut self, n: u64) {
+        self.round_no = n.saturating_sub(1);
+    }
+
     /// Opens betting for the next round: a CSM takes every card back and reshuffles;
     /// a shoe whose cut card came out (or never shuffled) is shuffled; the burn is
     /// dealt after a shuffle (C-12). Refused while a round is in progress.

@@ -14,13 +14,13 @@ pub struct EventFile {
 }
 
 impl EventFile {
-    /// Opens (or creates) the file without emptying it.
+    /// Opens (or creates) the file for appending: a later session's events follow an
+    /// earlier one's, nothing is overwritten.
     pub fn open(path: &Path) -> Result<EventFile> {
         let created = !path.exists();
         let file = std::fs::OpenOptions::new()
-            .write(true)
+            .append(true)
             .create(true)
-            .truncate(false)
             .open(path)
             .with_context(|| format!("cannot write the event log {}", path.display()))?;
         Ok(EventFile {
@@ -30,12 +30,16 @@ impl EventFile {
         })
     }
 
-    /// The session starts: the file is emptied and written from its start.
-    pub fn start(self) -> Result<std::io::BufWriter<std::fs::File>> {
-        self.file
-            .set_len(0)
-            .with_context(|| format!("cannot write the event log {}", self.path.display()))?;
-        Ok(std::io::BufWriter::new(self.file))
+    /// The session starts: its events go after whatever the file holds. Returns the
+    /// writer and whether the file already held events.
+    pub fn start(self) -> Result<(std::io::BufWriter<std::fs::File>, bool)> {
+        let earlier = self
+            .file
+            .metadata()
+            .with_context(|| format!("cannot write the event log {}", self.path.display()))?
+            .len()
+            > 0;
+        Ok((std::io::BufWriter::new(self.file), earlier))
     }
 
     /// The session was refused: a file it created goes away, an earlier one stays as

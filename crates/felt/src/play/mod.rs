@@ -175,9 +175,12 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             return Err(e);
         }
     };
-    let mut events_out = match events_file {
-        Some(f) => Some(f.start()?),
-        None => None,
+    let (mut events_out, appending) = match events_file {
+        Some(f) => {
+            let (w, earlier) = f.start()?;
+            (Some(w), earlier)
+        }
+        None => (None, false),
     };
     let ctx = Ctx::new(rules, &a.game, table_id)?;
     let rules = &ctx.rules;
@@ -218,6 +221,12 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         Seeds::Lab { .. } => seed::describe(&rules.game().name, seed, earlier),
     });
     p.say("`felt rules` prints the rules card. Answer q to leave the table.");
+    if let (true, Some(path)) = (appending, &a.events) {
+        p.say(format!(
+            "Events: added after the earlier ones in {} (nothing in it is overwritten).",
+            path.display()
+        ));
+    }
     p.say(format!(
         "Books: {} (table {}; `felt books`, `felt history`).",
         path.display(),
@@ -261,6 +270,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         rules,
         last_bets: Vec::new(),
         names: Names::new(rules, a.spots),
+        held: Vec::new(),
     };
     // Every round left open at a table of this session's players is completed (or
     // voided) first, under the rules and the crash rule it was begun with, whatever
@@ -321,6 +331,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             rules: &round_ctx.rules,
             last_bets: Vec::new(),
             names: Names::new(&round_ctx.rules, round_spots),
+            held: Vec::new(),
         };
         if !resumed.play_round(
             &mut p,
@@ -497,6 +508,9 @@ struct Session<'a> {
     last_bets: Vec<Option<Money>>,
     /// How the lines name seats, spots and hands; follows the round's events.
     names: Names<'a>,
+    /// Events shown of a round not yet in the books: they go to the event file with
+    /// its first accepted bet, so a round nobody bets on leaves no line there either.
+    held: Vec<Event>,
 }
 
 type EventLog = Option<std::io::BufWriter<std::fs::File>>;
@@ -510,6 +524,13 @@ impl Session<'_> {
         spots: u8,
     ) -> Result<()> {
         self.names.set_spots(spots);
+        if let Some(w) = log.as_mut() {
+            for e in self.held.drain(..) {
+                serde_json::to_writer(&mut *w, &e.public())
+                    .context("cannot write the event log")?;
+                writeln!(w).context("cannot write the event log")?;
+            }
+        }
         for e in events {
             self.names.observe(e);
             if let Some(w) = log.as_mut() {
@@ -545,7 +566,14 @@ impl Session<'_> {
         let mut header = live.id;
         p.say("");
         p.say(format!("Round {header}"));
-        self.show(p, log, so_far, spots)?;
+        if live.is_pending() {
+            // Not in the books yet: shown now, written to the event file with its
+            // first bet.
+            self.show(p, &mut None, so_far, spots)?;
+            self.held = so_far.to_vec();
+        } else {
+            self.show(p, log, so_far, spots)?;
+        }
         while live.engine.phase() == Phase::Betting {
             if !self.take_bets(p, store, ctx, live, log)? {
                 if live.is_pending() {
