@@ -652,3 +652,19 @@ fn the_event_file_numbers_rounds_as_the_books_do_and_a_later_session_adds_to_it(
     let t = ok(&felt(&db, &["replay", "--all"], ""));
     assert!(t.contains(" 0 differ."), "{t}");
 }
+
+#[test]
+fn leaving_after_a_bet_says_the_round_is_void_and_the_bets_are_returned() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Two spots: a bet on the first, and `q` at the second's bet leaves before the deal.
+    let t = ok(&felt(&db, &["play", "classic", "--spots", "2"], "10\nq\n"));
+    assert!(
+        t.contains("Round 1 is void: you left before the deal, and your bets are returned"),
+        "{t}"
+    );
+    assert!(t.contains("Seat 1 leaves the table with 1000.00."), "{t}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["history", "--json"], ""))).unwrap();
+    assert_eq!(v[0]["status"], "voided", "{v}");
+}

@@ -582,7 +582,13 @@ impl Session<'_> {
                 }
                 // Nothing was dealt: the round is void and every bet on it returned.
                 if let Some(rec) = store.round(live.id)? {
-                    journal::void(store, &rec, "the player left the table before the deal")?;
+                    let what =
+                        journal::void(store, &rec, "the player left the table before the deal")?;
+                    p.say(format!(
+                        "Round {} is void: you left before the deal, and your bets are \
+                         returned ({what}).",
+                        live.id
+                    ));
                 }
                 return Ok(false);
             }
