@@ -71,6 +71,30 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
     items.join(", ")
 }
 
+/// Why `m` is not an amount `r` allows: out of range, or between two steps (C-6: an
+/// insurance or a double for less goes in the table's steps, or is exactly the full
+/// amount).
+fn refuse_amount(m: Money, r: felt_core::round::AmountRange) -> String {
+    let full = if r.full != r.max && !r.full.is_multiple_of(r.step) {
+        format!(", or exactly {}", r.full)
+    } else if !r.max.is_multiple_of(r.step) {
+        format!(", or exactly {}", r.max)
+    } else {
+        String::new()
+    };
+    if m >= r.min && m <= r.max {
+        format!(
+            "{m} is not allowed: amounts go in steps of {} from {} to {}{full}",
+            r.step, r.min, r.max
+        )
+    } else {
+        format!(
+            "{m} is not allowed: {} to {} in steps of {}{full}",
+            r.min, r.max, r.step
+        )
+    }
+}
+
 /// Reads a choice; refuses what is not offered, saying what is.
 pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
     let mut words = s.split_whitespace();
@@ -87,7 +111,7 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
                 if r.allows(m) {
                     Ok(m)
                 } else {
-                    Err(format!("{m} is not allowed: {} to {}", r.min, r.max))
+                    Err(refuse_amount(m, r))
                 }
             }
         }
@@ -117,4 +141,49 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
         ));
     }
     Ok(d)
+}
+
+#[cfg(test)]
+mod amount_tests {
+    use super::*;
+    use felt_core::round::{AmountRange, Decisions, Turn};
+
+    fn insurance(min: i64, max: i64, step: i64, full: i64) -> felt_core::Legal {
+        felt_core::Legal {
+            turn: Turn::Done,
+            decisions: Decisions::INSURE,
+            double: None,
+            insurance: Some(AmountRange {
+                min: Money::cents(min),
+                max: Money::cents(max),
+                step: Money::cents(step),
+                full: Money::cents(full),
+            }),
+        }
+    }
+
+    #[test]
+    fn c_6_an_amount_between_steps_says_the_step_and_one_out_of_range_the_range() {
+        // Lucky Ladies, a 10.00 bet: insurance from 1.00 to 5.00 in steps of 1.00.
+        let legal = insurance(100, 500, 100, 500);
+        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        assert_eq!(
+            e,
+            "2.50 is not allowed: amounts go in steps of 1.00 from 1.00 to 5.00"
+        );
+        let e = parse_decision("i 7", &legal).unwrap_err();
+        assert_eq!(e, "7.00 is not allowed: 1.00 to 5.00 in steps of 1.00");
+        assert_eq!(
+            parse_decision("i 2", &legal),
+            Ok(Decision::Insure(Money::cents(200)))
+        );
+        // Half of a 7.00 bet: 3.50 is allowed as the full amount, and said so.
+        let legal = insurance(100, 350, 100, 350);
+        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        assert!(e.ends_with("or exactly 3.50"), "{e}");
+        assert_eq!(
+            parse_decision("i 3.50", &legal),
+            Ok(Decision::Insure(Money::cents(350)))
+        );
+    }
 }
