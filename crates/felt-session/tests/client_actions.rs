@@ -34,6 +34,15 @@ fn begin(store: &mut SqliteStore, ctx: &Ctx) -> Live {
         .0
 }
 
+/// Ann's 10.00 main bet.
+fn bet_ten() -> Action {
+    Action::Bet {
+        seat: 0,
+        spot: 0,
+        amount: Money::cents(10_00),
+    }
+}
+
 fn balance(store: &SqliteStore) -> Money {
     store.balance(&Account::player("ann")).unwrap()
 }
@@ -43,11 +52,7 @@ fn a_late_or_retried_client_action_changes_nothing_and_a_resumed_round_knows_its
     let (_dir, mut store, ctx) = table();
     let mut live = begin(&mut store, &ctx);
     let round = live.id;
-    let bet = Action::Bet {
-        seat: 0,
-        spot: 0,
-        amount: Money::cents(10_00),
-    };
+    let bet = bet_ten();
     // For another round: refused, nothing written.
     let late = live
         .step_client(&mut store, &ctx, RoundId(round.0 + 7), "b1", bet)
@@ -106,11 +111,7 @@ fn a_round_with_a_timeout_replays_byte_for_byte() {
     let (_dir, mut store, ctx) = table();
     let mut live = begin(&mut store, &ctx);
     let round = live.id;
-    let bet = Action::Bet {
-        seat: 0,
-        spot: 0,
-        amount: Money::cents(10_00),
-    };
+    let bet = bet_ten();
     for a in [bet, Action::Deal, Action::Timeout { seat: 0, at: None }] {
         let s = live.step(&mut store, &ctx, Some(a)).unwrap();
         assert!(matches!(s, Stepped::Done(_)), "{s}");

@@ -123,15 +123,6 @@ pub struct IndexError {
     pub problem: IndexProblem,
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 /// Reads an index file's text (TOML, or JSON when it starts with `{`); `origin`
 /// names it in errors. Every play is checked ([`IndexTable::compile`]'s checks).
 pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
@@ -168,13 +159,16 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
     }
     let doc = ImDocument::parse(text).map_err(|e| {
         err(
-            e.span().map(|s| line_of(text, s.start)),
+            e.span()
+                .map(|s| felt_core::rules::line_of_offset(text, s.start)),
             None,
             IndexProblem::Syntax(e.message().to_string()),
         )
     })?;
     let root = doc.as_table();
-    let at = |span: Option<std::ops::Range<usize>>| span.map(|s| line_of(text, s.start));
+    let at = |span: Option<std::ops::Range<usize>>| {
+        span.map(|s| felt_core::rules::line_of_offset(text, s.start))
+    };
     for (k, item) in root.iter() {
         if k != "name" && k != "index" {
             return Err(err(

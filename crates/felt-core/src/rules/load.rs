@@ -55,7 +55,9 @@ impl RulesError {
     }
 }
 
-fn line_of_offset(text: &str, offset: usize) -> usize {
+/// The 1-based line of byte `offset` in `text` (past the end: the last line). Every
+/// data file felt reads with spans (rules, counts, index plays) names lines this way.
+pub fn line_of_offset(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
         .filter(|&&b| b == b'\n')

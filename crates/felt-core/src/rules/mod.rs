@@ -8,7 +8,7 @@ mod load;
 mod validate;
 
 pub use describe::rules_card;
-pub use load::{RulesError, RulesErrorKind};
+pub use load::{line_of_offset, RulesError, RulesErrorKind};
 
 use crate::money::{Basis, Money, Payout, Ratio};
 use crate::sidebet::{HandName, SideBetKind};

@@ -55,15 +55,6 @@ pub struct CountError {
 /// The card values in file order, with their labels.
 pub const LABELS: [&str; 10] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"];
 
-fn line_of(text: &str, offset: usize) -> usize {
-    let end = offset.min(text.len());
-    text.as_bytes()[..end]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 struct Ctx<'a> {
     text: &'a str,
     origin: &'a str,
@@ -78,7 +69,7 @@ impl Ctx<'_> {
     ) -> CountError {
         CountError {
             origin: self.origin.to_string(),
-            line: span.map(|s| line_of(self.text, s.start)),
+            line: span.map(|s| felt_core::rules::line_of_offset(self.text, s.start)),
             key: (!key.is_empty()).then(|| key.to_string()),
             problem,
         }
