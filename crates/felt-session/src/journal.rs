@@ -52,7 +52,22 @@ pub enum StepAction {
     Action(Action),
     /// An engine action a client sent under its own id (applied once per round).
     Client(ClientStep),
+    /// Engine actions a client sent as one message under its own id (a player's bets:
+    /// every wager of every spot), applied all together or not at all, once per round.
+    Batch(ClientBatch),
 }
+
+/// Actions a client sent as one, with the id it gave them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientBatch {
+    /// The client's id (the same id in a round is applied once).
+    pub id: String,
+    /// The actions, in order.
+    pub actions: Vec<Action>,
+}
+
+/// The most actions in one batch (every wager of a seat's spots).
+pub const MAX_BATCH: usize = 64;
 
 /// An action a client sent, with the id it gave it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -293,6 +308,55 @@ pub enum Stepped {
     AlreadyApplied,
     /// The client action id is empty, too long or not printable: nothing changed.
     BadActionId,
+    /// A batch of no action, or of more than [`MAX_BATCH`]: nothing changed.
+    BadBatch,
+}
+
+/// The action(s) of a step.
+#[derive(Clone, Copy)]
+enum Batched<'a> {
+    /// Chance steps only.
+    Chance,
+    /// One action.
+    One(Action),
+    /// Several, all or none.
+    Many(&'a [Action]),
+}
+
+impl Batched<'_> {
+    fn apply(
+        self,
+        engine: &mut PlayRound,
+        meters: &mut MemoryMeters,
+        events: &mut Vec<Event>,
+    ) -> std::result::Result<(), ActionError> {
+        match self {
+            Batched::Chance => {
+                engine.run_chance(meters, events);
+                Ok(())
+            }
+            Batched::One(a) => engine.apply(a, meters, events),
+            Batched::Many(all) => all
+                .iter()
+                .try_for_each(|a| engine.apply(*a, meters, events)),
+        }
+    }
+
+    /// The step's action text: a client's action carries its id.
+    fn step_action(self, client_id: Option<&str>) -> Option<StepAction> {
+        match (self, client_id) {
+            (Batched::Chance, _) => None,
+            (Batched::One(a), None) => Some(StepAction::Action(a)),
+            (Batched::One(a), Some(id)) => Some(StepAction::Client(ClientStep {
+                id: id.to_string(),
+                action: a,
+            })),
+            (Batched::Many(all), id) => Some(StepAction::Batch(ClientBatch {
+                id: id.unwrap_or_default().to_string(),
+                actions: all.to_vec(),
+            })),
+        }
+    }
 }
 
 /// What happened, in a sentence: the refusal's reason (or that the step was written).
@@ -312,6 +376,10 @@ impl std::fmt::Display for Stepped {
                     "an action with this id was already applied in this round"
                 )
             }
+            Stepped::BadBatch => write!(
+                f,
+                "a batch holds 1 to {MAX_BATCH} actions: nothing was done"
+            ),
             Stepped::BadActionId => write!(
                 f,
                 "an action id is 1 to {MAX_ACTION_ID} printable ASCII characters"
@@ -485,13 +553,46 @@ impl Live {
                 current: self.id,
             });
         }
+        self.step_identified(store, ctx, id, Batched::One(action))
+    }
+
+    /// A client's actions for round `round`, sent as one under the client's id `id`
+    /// (a player's bets): applied all together, in order, as one step of the books, or
+    /// not at all (the first refusal is returned); like [`Live::step_client`] otherwise.
+    pub fn step_batch(
+        &mut self,
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        round: RoundId,
+        id: &str,
+        actions: &[Action],
+    ) -> Result<Stepped> {
+        if round != self.id {
+            return Ok(Stepped::OtherRound {
+                asked: round,
+                current: self.id,
+            });
+        }
+        if actions.is_empty() || actions.len() > MAX_BATCH {
+            return Ok(Stepped::BadBatch);
+        }
+        self.step_identified(store, ctx, id, Batched::Many(actions))
+    }
+
+    fn step_identified(
+        &mut self,
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        id: &str,
+        actions: Batched<'_>,
+    ) -> Result<Stepped> {
         if id.is_empty() || id.len() > MAX_ACTION_ID || !id.bytes().all(|b| b.is_ascii_graphic()) {
             return Ok(Stepped::BadActionId);
         }
         if self.applied.contains(id) {
             return Ok(Stepped::AlreadyApplied);
         }
-        let out = self.step_as(store, ctx, Some(action), Some(id))?;
+        let out = self.step_as(store, ctx, actions, Some(id))?;
         if matches!(out, Stepped::Done(_)) {
             self.applied.insert(id.to_string());
         }
@@ -507,14 +608,18 @@ impl Live {
         ctx: &Ctx,
         action: Option<Action>,
     ) -> Result<Stepped> {
-        self.step_as(store, ctx, action, None)
+        let actions = match action {
+            Some(a) => Batched::One(a),
+            None => Batched::Chance,
+        };
+        self.step_as(store, ctx, actions, None)
     }
 
     fn step_as(
         &mut self,
         store: &mut dyn Store,
         ctx: &Ctx,
-        action: Option<Action>,
+        actions: Batched<'_>,
         client_id: Option<&str>,
     ) -> Result<Stepped> {
         if self.pending.is_some() {
@@ -523,11 +628,7 @@ impl Live {
             let mut probe = self.engine.clone();
             let mut meters =
                 ctx.memory_meters(&ctx.meters.iter().map(|(_, v)| *v).collect::<Vec<_>>());
-            let tried = match action {
-                Some(a) => probe.apply(a, &mut meters, &mut Vec::new()),
-                None => Ok(()),
-            };
-            if let Err(e) = tried {
+            if let Err(e) = actions.apply(&mut probe, &mut meters, &mut Vec::new()) {
                 return Ok(Stepped::Refused(e));
             }
             self.open(store, ctx)?;
@@ -542,24 +643,14 @@ impl Live {
             let mut compute = |values: &[Money]| -> StepWrite {
                 let mut meters = ctx.memory_meters(values);
                 let mut events = Vec::new();
-                let r = match action {
-                    Some(a) => engine.apply(a, &mut meters, &mut events),
-                    None => {
-                        engine.run_chance(&mut meters, &mut events);
-                        Ok(())
-                    }
-                };
-                if let Err(e) = r {
+                // A batch is all or nothing: it is applied to a copy, kept if whole.
+                let mut next = engine.clone();
+                if let Err(e) = actions.apply(&mut next, &mut meters, &mut events) {
                     *out = Some(Ok(Stepped::Refused(e)));
                     return StepWrite::Nothing;
                 }
-                let act = action.map(|a| match client_id {
-                    Some(id) => StepAction::Client(ClientStep {
-                        id: id.to_string(),
-                        action: a,
-                    }),
-                    None => StepAction::Action(a),
-                });
+                *engine = next;
+                let act = actions.step_action(client_id);
                 let step = match ctx.step(act.as_ref(), &events, &setup.players) {
                     Ok(s) => s,
                     Err(e) => {
@@ -758,6 +849,27 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
                 engine.begin(&mut events)?;
                 r.engine = Some(engine);
                 r.setup = Some(s);
+            }
+            Some(StepAction::Batch(b)) => {
+                r.client_ids.push(b.id.clone());
+                let Some(engine) = r.engine.as_mut() else {
+                    diff(
+                        &mut r,
+                        format!("step {}: an action before the setup", step.seq),
+                    );
+                    return Ok(r);
+                };
+                if let Err(e) = Batched::Many(&b.actions).apply(engine, &mut meters, &mut events) {
+                    diff(
+                        &mut r,
+                        format!(
+                            "step {}: the engine refuses the stored actions {} ({e})",
+                            step.seq,
+                            step.action.as_deref().unwrap_or("")
+                        ),
+                    );
+                    return Ok(r);
+                }
             }
             Some(StepAction::Action(a) | StepAction::Client(ClientStep { action: a, .. })) => {
                 if let Some(StepAction::Client(c)) = &action {

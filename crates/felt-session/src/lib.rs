@@ -6,6 +6,7 @@
 //!   engine and compared with its log; an interrupted round voided.
 //! - [`dealing`]: where a round's cards come from: each shoe's seed, the commitment
 //!   published before its first card, the seed revealed once the shoe is retired.
+//! - [`recovery`]: a round left unfinished, resumed where it stopped or voided.
 //! - [`seed`]: a test lab's reproducible seed stream (`--seed`).
 //!
 //! Errors are typed ([`SessionError`]): each says what went wrong and where.
@@ -14,6 +15,7 @@
 pub mod dealing;
 mod error;
 pub mod journal;
+pub mod recovery;
 pub mod seed;
 
 pub use error::{Result, SessionError};

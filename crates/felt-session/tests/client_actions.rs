@@ -126,3 +126,59 @@ fn a_round_with_a_timeout_replays_byte_for_byte() {
     assert!(r.differences.is_empty(), "{:?}", r.differences);
     assert_eq!(r.steps, rec.steps.len());
 }
+
+#[test]
+fn a_batch_of_bets_is_applied_whole_or_not_at_all_once_and_replays() {
+    let (_dir, mut store, ctx) = table();
+    let mut live = begin(&mut store, &ctx);
+    let round = live.id;
+    let over_limit = Action::Bet {
+        seat: 0,
+        spot: 1,
+        amount: Money::cents(100_000_000),
+    };
+    // The second bet is refused: the first is not placed either, nothing is written.
+    let s = live
+        .step_batch(&mut store, &ctx, round, "b1", &[bet_ten(), over_limit])
+        .unwrap();
+    assert!(matches!(s, Stepped::Refused(_)), "{s}");
+    assert_eq!(balance(&store), Money::cents(100_000));
+    assert!(
+        store.round(round).unwrap().is_none(),
+        "a refused first batch opens nothing"
+    );
+    assert!(matches!(
+        live.step_batch(&mut store, &ctx, round, "b0", &[]).unwrap(),
+        Stepped::BadBatch
+    ));
+    let two = [
+        bet_ten(),
+        Action::Bet {
+            seat: 0,
+            spot: 0,
+            amount: Money::cents(5_00),
+        },
+    ];
+    // Two bets on one spot: the engine refuses the second, so neither stands.
+    assert!(matches!(
+        live.step_batch(&mut store, &ctx, round, "b2", &two)
+            .unwrap(),
+        Stepped::Refused(_)
+    ));
+    let s = live
+        .step_batch(&mut store, &ctx, round, "b3", &[bet_ten()])
+        .unwrap();
+    assert!(matches!(s, Stepped::Done(_)), "{s}");
+    assert_eq!(balance(&store), Money::cents(99_000));
+    // The same id again: not applied twice.
+    assert!(matches!(
+        live.step_batch(&mut store, &ctx, round, "b3", &[bet_ten()])
+            .unwrap(),
+        Stepped::AlreadyApplied
+    ));
+    assert_eq!(balance(&store), Money::cents(99_000));
+    let rec = store.round(round).unwrap().unwrap();
+    let r = replay(&ctx, &rec).unwrap();
+    assert!(r.differences.is_empty(), "{:?}", r.differences);
+    assert_eq!(r.client_ids, ["b3"]);
+}

@@ -203,6 +203,20 @@ pub enum StoreError {
         table: String,
     },
 
+    /// A new login's name is taken (by another login, or by a wallet of the books).
+    #[error("the name `{name}` is taken: choose another; nothing was changed")]
+    NameTaken {
+        /// The name.
+        name: String,
+    },
+
+    /// No login has this name.
+    #[error("there is no login `{name}` in the books")]
+    UnknownLogin {
+        /// The name.
+        name: String,
+    },
+
     /// No round has this id.
     #[error("there is no round {round} in the books: list them with `felt history`")]
     UnknownRound {

@@ -66,6 +66,7 @@
 
 mod books;
 mod error;
+mod login;
 mod model;
 mod name;
 mod path;
@@ -74,6 +75,7 @@ pub mod sqlite;
 
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
+pub use login::{LockPolicy, Login, NewLogin, Role, WebSession};
 pub use model::{
     seed_hash, sha256_hex, Account, AwardRecord, Balance, Ended, EventRecord, MeterInfo, Movement,
     MovementKind, MovementRecord, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
@@ -213,6 +215,45 @@ pub trait Store {
 
     /// Every meter with its latest awards.
     fn meters(&self) -> Result<Vec<MeterInfo>>;
+
+    /// The rounds in which `player`'s wallet moved, newest first: at most `last_n`,
+    /// each older than `before` when given (to page back).
+    fn player_rounds(
+        &self,
+        player: &str,
+        last_n: usize,
+        before: Option<RoundId>,
+    ) -> Result<Vec<RoundRecord>>;
+
+    /// Makes a login (its name canonical and not yet taken, by a login or a wallet) and
+    /// deposits its starting balance, in one transaction.
+    fn create_login(&mut self, new: &NewLogin<'_>) -> Result<()>;
+
+    /// The login of `name`, if any.
+    fn login(&self, name: &str) -> Result<Option<Login>>;
+
+    /// Records a successful login at `now_ms` (failures forgotten); returns the previous
+    /// successful login's time.
+    fn login_succeeded(&mut self, name: &str, now_ms: i64) -> Result<Option<i64>>;
+
+    /// Records a failed login at `now_ms`, locking the login under `policy`; returns
+    /// the login as it now stands.
+    fn login_failed(&mut self, name: &str, now_ms: i64, policy: LockPolicy) -> Result<Login>;
+
+    /// Sets a login's password hash and role.
+    fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()>;
+
+    /// Opens a web session: the SHA-256 (hex) of its token, for login `name`.
+    fn open_web_session(&mut self, token_sha256: &str, name: &str, now_ms: i64) -> Result<()>;
+
+    /// The web session of a token's SHA-256, if open.
+    fn web_session(&self, token_sha256: &str) -> Result<Option<WebSession>>;
+
+    /// Marks a web session used at `now_ms`.
+    fn touch_web_session(&mut self, token_sha256: &str, now_ms: i64) -> Result<()>;
+
+    /// Closes a web session (log out, or timed out).
+    fn close_web_session(&mut self, token_sha256: &str) -> Result<()>;
 
     /// Audits the books: the ledger sums to zero, every balance equals its ledger rows,
     /// every meter equals seeds + contributions - awards, no round has anything written

@@ -104,7 +104,9 @@ fn a_database_from_a_newer_felt_is_refused_untouched() {
     }
     let e = SqliteStore::open(&path).unwrap_err();
     match &e {
-        StoreError::NewerSchema { found, known, .. } => assert_eq!((*found, *known), (7, 2)),
+        StoreError::NewerSchema { found, known, .. } => {
+            assert_eq!((*found, *known), (7, felt_store::sqlite::schema::LATEST))
+        }
         other => panic!("expected NewerSchema, got {other}"),
     }
     says(
@@ -112,7 +114,10 @@ fn a_database_from_a_newer_felt_is_refused_untouched() {
         &path,
         &[
             "newer felt",
-            "schema 7, this felt knows 2",
+            &format!(
+                "schema 7, this felt knows {}",
+                felt_store::sqlite::schema::LATEST
+            ),
             "upgrade felt",
             "--db",
         ],
@@ -122,7 +127,8 @@ fn a_database_from_a_newer_felt_is_refused_untouched() {
     // Back to the known version: everything is there.
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.pragma_update(None, "user_version", felt_store::sqlite::schema::LATEST)
+            .unwrap();
     }
     let s = SqliteStore::open(&path).unwrap();
     assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(12_34));

@@ -392,7 +392,7 @@ fn a_newer_schema_is_refused_and_nothing_is_lost() {
     }
     rusqlite::Connection::open(&db)
         .unwrap()
-        .pragma_update(None, "user_version", 2)
+        .pragma_update(None, "user_version", felt_store::sqlite::schema::LATEST)
         .unwrap();
     let after = books_json(&db);
     assert_eq!(before["balances"], after["balances"], "nothing lost");

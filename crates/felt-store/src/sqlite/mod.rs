@@ -13,6 +13,7 @@
 //! (triggers refuse UPDATE and DELETE), and a round that ended takes no more steps.
 
 mod audit;
+mod logins;
 mod read;
 pub mod schema;
 #[cfg(test)]
@@ -20,6 +21,7 @@ mod tests;
 
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
+use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
     Movement, MovementKind, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
@@ -1153,5 +1155,83 @@ impl Store for SqliteStore {
 
     fn check_books(&self) -> Result<BooksReport> {
         self.read(audit::check)
+    }
+
+    fn player_rounds(
+        &self,
+        player: &str,
+        last_n: usize,
+        before: Option<RoundId>,
+    ) -> Result<Vec<RoundRecord>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        let n = i64::try_from(last_n).unwrap_or(i64::MAX);
+        let before = before.map_or(i64::MAX, |r| r.0);
+        self.read(|c| {
+            let ids = read::ids(
+                c,
+                "SELECT DISTINCT e.round_id FROM entries e \
+                 JOIN postings p ON p.entry_id = e.id \
+                 JOIN accounts a ON a.id = p.account_id \
+                 WHERE a.kind = 'player' AND a.name = ?1 AND e.round_id IS NOT NULL \
+                 AND e.round_id < ?2 ORDER BY e.round_id DESC LIMIT ?3",
+                params![name.as_ref(), before, n],
+            )?;
+            read::rounds(c, &ids)
+        })
+    }
+
+    fn create_login(&mut self, new: &NewLogin<'_>) -> Result<()> {
+        validate_name("player", new.name)?;
+        let deposit = (new.starting_balance > Money::ZERO).then(|| {
+            Movement::new(
+                Account::Cashier,
+                Account::player(new.name),
+                new.starting_balance,
+                MovementKind::Deposit,
+            )
+        });
+        let deposit = match deposit {
+            Some(m) => canonical_movements(&[m])?.into_owned(),
+            None => Vec::new(),
+        };
+        self.write(|tx| {
+            logins::create(tx, new)?;
+            for m in &deposit {
+                apply_movement(tx, m, None, None, Limit::Checked)?;
+            }
+            Ok(())
+        })
+    }
+
+    fn login(&self, name: &str) -> Result<Option<Login>> {
+        self.read(|c| logins::login(c, name))
+    }
+
+    fn login_succeeded(&mut self, name: &str, now_ms: i64) -> Result<Option<i64>> {
+        self.write(|tx| logins::succeeded(tx, name, now_ms))
+    }
+
+    fn login_failed(&mut self, name: &str, now_ms: i64, policy: LockPolicy) -> Result<Login> {
+        self.write(|tx| logins::failed(tx, name, now_ms, policy))
+    }
+
+    fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()> {
+        self.write(|tx| logins::set(tx, name, password_hash, role))
+    }
+
+    fn open_web_session(&mut self, token_sha256: &str, name: &str, now_ms: i64) -> Result<()> {
+        self.write(|tx| logins::open_session(tx, token_sha256, name, now_ms))
+    }
+
+    fn web_session(&self, token_sha256: &str) -> Result<Option<WebSession>> {
+        self.read(|c| logins::session(c, token_sha256))
+    }
+
+    fn touch_web_session(&mut self, token_sha256: &str, now_ms: i64) -> Result<()> {
+        self.write(|tx| logins::touch_session(tx, token_sha256, now_ms))
+    }
+
+    fn close_web_session(&mut self, token_sha256: &str) -> Result<()> {
+        self.write(|tx| logins::close_session(tx, token_sha256))
     }
 }

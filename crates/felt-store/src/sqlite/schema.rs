@@ -31,10 +31,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "shoe commitments, rules kept with each round, test-lab rounds",
         sql: V2,
     },
+    Migration {
+        version: 3,
+        name: "logins and web sessions of the online table",
+        sql: V3,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 2;
+pub const LATEST: i64 = 3;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -207,4 +212,27 @@ BEGIN SELECT RAISE(ABORT, 'felt: a retired shoe stays retired'); END;
 CREATE TRIGGER rounds_shoe_fixed BEFORE UPDATE OF shoe_id, shoe_round, rules_sha256, lab, seed
 ON rounds
 BEGIN SELECT RAISE(ABORT, 'felt: a round keeps its shoe, seed and rules'); END;
+"#;
+
+const V3: &str = r#"
+-- Who may log in to the online table: the name is also the player's wallet. The
+-- password is kept only as its argon2id hash; times are Unix milliseconds.
+CREATE TABLE logins (
+    name            TEXT PRIMARY KEY,
+    password_hash   TEXT NOT NULL,
+    role            TEXT NOT NULL CHECK (role IN ('player', 'operator')),
+    created_ms      INTEGER NOT NULL,
+    last_login_ms   INTEGER,
+    failed_logins   INTEGER NOT NULL DEFAULT 0 CHECK (failed_logins >= 0),
+    locked_until_ms INTEGER
+) WITHOUT ROWID;
+
+-- A browser's session: the SHA-256 of its cookie's token, never the token.
+CREATE TABLE web_sessions (
+    token_sha256 TEXT PRIMARY KEY CHECK (length(token_sha256) = 64),
+    name         TEXT NOT NULL REFERENCES logins(name),
+    created_ms   INTEGER NOT NULL,
+    last_seen_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX web_sessions_name ON web_sessions (name);
 "#;

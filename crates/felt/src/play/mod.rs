@@ -24,6 +24,7 @@ use felt_core::rules::OnCrash;
 use felt_core::{Money, Phase, Rules, Shoe};
 use felt_session::dealing::{self, Seeds};
 use felt_session::journal::{self, Ctx, Live, Stepped};
+use felt_session::recovery::{self, Recovered};
 use felt_session::seed;
 use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
 use files::{read_shoe_file, stacked_shoe, EventFile};
@@ -435,72 +436,34 @@ fn recover<R: BufRead, W: Write>(
     spots: u8,
     p: &mut Prompter<R, W>,
 ) -> Result<Option<(Live, Vec<Event>)>> {
-    let mut void = |store: &mut SqliteStore, reason: String| -> Result<()> {
-        let what = journal::void(store, rec, &reason)?;
-        p.say(format!(
-            "Round {} was interrupted: it is void ({reason}): {what}.",
-            rec.id
-        ));
-        Ok(())
-    };
-    if ctx.rules.table().on_crash == OnCrash::Void {
-        void(
-            store,
-            "interrupted; the rules say on_crash = \"void\"".into(),
-        )?;
-        return Ok(None);
-    }
-    if rec.steps.is_empty() {
-        // Begun, nothing dealt, no money moved: it opens now from its stored shoe and seed.
-        let shoe = match rec.shoe_before.as_deref().map(Shoe::from_bytes) {
-            None => ctx.table.new_shoe(),
-            Some(Ok(s)) if s.decks() == ctx.rules.shoe().decks => s,
-            Some(Ok(_)) => {
-                void(store, "its stored shoe does not fit the rules".into())?;
-                return Ok(None);
-            }
-            Some(Err(e)) => {
-                void(store, format!("its stored shoe is unreadable: {e}"))?;
-                return Ok(None);
-            }
-        };
-        let (live, events) = Live::setup(store, ctx, rec.id, shoe, rec.seed, players, spots)?;
-        p.say(format!(
-            "Round {} was interrupted before its first card: it opens now.",
-            rec.id
-        ));
-        return Ok(Some((live, events)));
-    }
-    match journal::replay(ctx, rec) {
-        Err(e) => {
-            void(store, format!("it cannot be replayed: {e:#}"))?;
-            Ok(None)
+    Ok(match recovery::recover(store, ctx, rec, players, spots)? {
+        Recovered::Voided { reason, what } => {
+            p.say(format!(
+                "Round {} was interrupted: it is void ({reason}): {what}.",
+                rec.id
+            ));
+            None
         }
-        Ok(r) if !r.differences.is_empty() => {
-            void(
-                store,
-                format!("its replay differs from its log: {}", r.differences[0]),
-            )?;
-            Ok(None)
+        Recovered::Opened { live, events } => {
+            p.say(format!(
+                "Round {} was interrupted before its first card: it opens now.",
+                rec.id
+            ));
+            Some((live, events))
         }
-        Ok(r) => match (r.engine, r.setup) {
-            (Some(engine), Some(setup)) => {
-                p.say(format!(
-                    "Round {} was interrupted: it resumes where it stopped ({} steps replayed \
-                     from its stored seed and actions, identical to its log).",
-                    rec.id, r.steps
-                ));
-                Ok(Some((
-                    Live::resumed(rec.id, engine, setup).with_applied(r.client_ids),
-                    r.events,
-                )))
-            }
-            _ => {
-                void(store, "it has no setup step".into())?;
-                Ok(None)
-            }
-        },
-    }
+        Recovered::Resumed {
+            live,
+            events,
+            steps,
+        } => {
+            p.say(format!(
+                "Round {} was interrupted: it resumes where it stopped ({steps} steps replayed \
+                 from its stored seed and actions, identical to its log).",
+                rec.id
+            ));
+            Some((live, events))
+        }
+    })
 }
 
 struct Session<'a> {

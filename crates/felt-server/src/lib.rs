@@ -1,0 +1,7 @@
+//! felt-server: `felt serve`, the online casino's server side, and `felt bots`, the
+//! players that load-test it through the same protocol a browser speaks.
+//!
+//! - [`config`]: the tables file (which tables run, their seats, limits and timers).
+#![forbid(unsafe_code)]
+
+pub mod config;

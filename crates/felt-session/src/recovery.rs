@@ -1,0 +1,83 @@
+//! A round the books hold unfinished (a crash, or a player who left mid-hand): resumed
+//! exactly where it stopped, or voided, as its rules say (`on_crash`), by every front
+//! end alike.
+
+use crate::error::Result;
+use crate::journal::{self, Ctx, Live};
+use felt_core::rules::OnCrash;
+use felt_core::{Event, Shoe};
+use felt_store::{RoundRecord, Store};
+
+/// What became of an unfinished round.
+pub enum Recovered {
+    /// Replayed from its stored seed and actions, identical to its log: it goes on.
+    Resumed {
+        /// The round, at the state its log reached.
+        live: Live,
+        /// Every event replayed (to show the table as it was).
+        events: Vec<Event>,
+        /// How many steps were replayed.
+        steps: usize,
+    },
+    /// Begun but nothing written past its row: it opens now from its stored shoe and seed.
+    Opened {
+        /// The round.
+        live: Live,
+        /// Its setup's events.
+        events: Vec<Event>,
+    },
+    /// Voided: every movement reversed (or, when a shared meter moved on, every stake).
+    Voided {
+        /// Why.
+        reason: String,
+        /// What was reversed.
+        what: String,
+    },
+}
+
+/// Resumes or voids round `rec` (read from the books, unfinished) under `ctx` (its own
+/// rules: [`journal::ctx_for`]); `players` and `spots` seat a round that has no setup
+/// step yet.
+pub fn recover(
+    store: &mut dyn Store,
+    ctx: &Ctx,
+    rec: &RoundRecord,
+    players: &[String],
+    spots: u8,
+) -> Result<Recovered> {
+    let void = |store: &mut dyn Store, reason: String| -> Result<Recovered> {
+        let what = journal::void(store, rec, &reason)?;
+        Ok(Recovered::Voided { reason, what })
+    };
+    if ctx.rules.table().on_crash == OnCrash::Void {
+        return void(
+            store,
+            "interrupted; the rules say on_crash = \"void\"".into(),
+        );
+    }
+    if rec.steps.is_empty() {
+        let shoe = match rec.shoe_before.as_deref().map(Shoe::from_bytes) {
+            None => ctx.table.new_shoe(),
+            Some(Ok(s)) if s.decks() == ctx.rules.shoe().decks => s,
+            Some(Ok(_)) => return void(store, "its stored shoe does not fit the rules".into()),
+            Some(Err(e)) => return void(store, format!("its stored shoe is unreadable: {e}")),
+        };
+        let (live, events) = Live::setup(store, ctx, rec.id, shoe, rec.seed, players, spots)?;
+        return Ok(Recovered::Opened { live, events });
+    }
+    match journal::replay(ctx, rec) {
+        Err(e) => void(store, format!("it cannot be replayed: {e}")),
+        Ok(r) if !r.differences.is_empty() => void(
+            store,
+            format!("its replay differs from its log: {}", r.differences[0]),
+        ),
+        Ok(r) => match (r.engine, r.setup) {
+            (Some(engine), Some(setup)) => Ok(Recovered::Resumed {
+                live: Live::resumed(rec.id, engine, setup).with_applied(r.client_ids),
+                events: r.events,
+                steps: r.steps,
+            }),
+            _ => void(store, "it has no setup step".into()),
+        },
+    }
+}
