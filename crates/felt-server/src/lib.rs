@@ -4,4 +4,11 @@
 //! - [`config`]: the tables file (which tables run, their seats, limits and timers).
 #![forbid(unsafe_code)]
 
+pub mod app;
+pub mod auth;
+pub mod books;
 pub mod config;
+pub mod metrics;
+pub mod protocol;
+pub mod render;
+pub mod table;

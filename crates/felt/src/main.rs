@@ -50,6 +50,10 @@ enum Command {
     History(cmd::history::Args),
     /// Replay a stored round through the engine and prove it identical to its log.
     Replay(cmd::replay::Args),
+    /// Run the online tables: HTTP and WebSocket for many players (see docs/server.md).
+    Serve(cmd::serve::Args),
+    /// Make an operator login of the online tables (password on standard input).
+    Operator(cmd::operator::Args),
     /// Check each retired shoe's seed against the commitment published before its
     /// first card, and the cards it dealt against the order its seed gives.
     Verify(cmd::verify::Args),
@@ -73,6 +77,8 @@ fn main() -> ExitCode {
         Command::History(a) => cmd::history::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
         Command::Verify(a) => cmd::verify::run(&a),
+        Command::Serve(a) => cmd::serve::run(&a),
+        Command::Operator(a) => cmd::operator::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

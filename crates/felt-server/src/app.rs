@@ -1,0 +1,1018 @@
+//! The HTTP side: accounts, the lobby, rules and recall, health and metrics, and the
+//! WebSocket each table's players connect through.
+
+use crate::auth;
+use crate::books::Books;
+use crate::config::TableConfig;
+use crate::metrics::Metrics;
+use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
+use crate::table::{self, Seating, TableHandle, ToTable};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use felt_core::Money;
+use felt_store::{Account, LockPolicy, NewLogin, Role, RoundId, Store, StoreError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What the server is set to.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// A new account's play money.
+    pub starting_balance: Money,
+    /// A session unused this long ends (ms).
+    pub idle_ms: i64,
+    /// Failed logins in a row that lock an account, and for how long.
+    pub lock: LockPolicy,
+    /// Messages a connection may send per second (sustained), and in a burst.
+    pub rate_per_s: f64,
+    /// The burst.
+    pub burst: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            starting_balance: Money::cents(100_000),
+            idle_ms: 30 * 60 * 1000,
+            lock: LockPolicy {
+                after: 5,
+                for_ms: 15 * 60 * 1000,
+            },
+            rate_per_s: 20.0,
+            burst: 40.0,
+        }
+    }
+}
+
+/// One table as the server runs it.
+struct Running {
+    cfg: TableConfig,
+    handle: TableHandle,
+    /// Its rules card, pay tables and returns (computed once, on first request).
+    rules_json: OnceLock<Value>,
+}
+
+/// The server's shared state.
+pub struct Server {
+    books: Books,
+    metrics: Arc<Metrics>,
+    settings: Settings,
+    tables: BTreeMap<String, Running>,
+    threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
+    next_conn: AtomicU64,
+    draining: AtomicBool,
+}
+
+/// The shared state as handlers see it.
+pub type Shared = Arc<Server>;
+
+impl Server {
+    /// Starts every table (resuming the rounds the books hold unfinished).
+    pub fn start(
+        store: Box<dyn Store + Send>,
+        tables: Vec<TableConfig>,
+        settings: Settings,
+    ) -> Result<Shared, String> {
+        let metrics = Arc::new(Metrics::new());
+        let books = Books::new(store, metrics.clone());
+        let seating: Seating = Default::default();
+        let mut running = BTreeMap::new();
+        let mut threads = Vec::new();
+        for cfg in tables {
+            let (handle, thread) =
+                table::spawn(cfg.clone(), books.clone(), metrics.clone(), seating.clone())
+                    .map_err(|e| format!("table `{}`: {e}", cfg.name))?;
+            threads.push(thread);
+            running.insert(
+                cfg.name.clone(),
+                Running {
+                    cfg,
+                    handle,
+                    rules_json: OnceLock::new(),
+                },
+            );
+        }
+        Ok(Arc::new(Server {
+            books,
+            metrics,
+            settings,
+            tables: running,
+            threads: std::sync::Mutex::new(threads),
+            next_conn: AtomicU64::new(1),
+            draining: AtomicBool::new(false),
+        }))
+    }
+
+    /// Stops taking new rounds: every table finishes the round in play, then closes.
+    /// Returns once every table has closed, or after `grace` (a round still in play is
+    /// parked: its steps are in the books, and the next start resumes it).
+    pub fn drain(&self, reason: &str, grace: Duration) {
+        let until = Instant::now() + grace;
+        self.draining.store(true, Ordering::SeqCst);
+        for t in self.tables.values() {
+            let _ = t.handle.tx.send(ToTable::Close {
+                reason: reason.to_string(),
+            });
+        }
+        // Each table thread ends once its round is over and it has said so; the
+        // inboxes stay open until then.
+        loop {
+            let open = self
+                .tables
+                .values()
+                .filter(|t| t.handle.info.read().map(|i| !i.closed).unwrap_or(false))
+                .count();
+            if open == 0 || Instant::now() >= until {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The books (for tests and the operator's commands).
+    pub fn books(&self) -> &Books {
+        &self.books
+    }
+
+    /// The metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(mut t) = self.threads.lock() {
+            t.clear();
+        }
+    }
+}
+
+/// The router.
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/tables", get(lobby))
+        .route("/api/tables/{name}/rules", get(rules))
+        .route("/api/history", get(history))
+        .route("/api/operator/tables", get(operator_tables))
+        .route("/api/operator/rounds/{id}", get(operator_round))
+        .route("/api/operator/tables/{name}/close", post(operator_close))
+        .route("/ws", get(ws))
+        .with_state(state)
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// An API error: a status, a code and a sentence.
+struct ApiError(StatusCode, &'static str, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({"error": self.1, "message": self.2}))).into_response()
+    }
+}
+
+fn store_error(e: StoreError) -> ApiError {
+    tracing::error!(error = %e, "a store call failed");
+    ApiError(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "books",
+        "the books cannot be read or written now; try again later".to_string(),
+    )
+}
+
+async fn healthz(State(s): State<Shared>) -> Response {
+    let draining = s.draining.load(Ordering::SeqCst);
+    let ok = s
+        .books
+        .run(|st| st.balance(&Account::Cashier).is_ok())
+        .await;
+    let status = if ok && !draining {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        Json(json!({
+            "status": if !ok { "books-unavailable" } else if draining { "draining" } else { "ok" },
+            "tables": s.tables.len(),
+            "version": VERSION,
+        })),
+    )
+        .into_response()
+}
+
+async fn metrics(State(s): State<Shared>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        s.metrics.text(),
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// A logged-in request's login.
+struct Who {
+    name: String,
+    role: Role,
+}
+
+/// The login a request's session cookie stands for; an unused session past the
+/// inactivity timeout is ended.
+async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
+    let none = || {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "no-session",
+            "log in first (POST /api/login): this request has no valid session".to_string(),
+        )
+    };
+    let token = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(auth::token_from_cookies)
+        .ok_or_else(none)?;
+    let hash = auth::token_hash(token);
+    let idle = s.settings.idle_ms;
+    let found = s
+        .books
+        .run(move |st| -> felt_store::Result<Option<Who>> {
+            let Some(w) = st.web_session(&hash)? else {
+                return Ok(None);
+            };
+            let now = now_ms();
+            if now - w.last_seen_ms > idle {
+                st.close_web_session(&hash)?;
+                return Ok(None);
+            }
+            // Marked used at most once a minute (a write per request would be waste).
+            if now - w.last_seen_ms > 60_000 {
+                st.touch_web_session(&hash, now)?;
+            }
+            Ok(Some(Who {
+                name: w.name,
+                role: w.role,
+            }))
+        })
+        .await
+        .map_err(store_error)?;
+    found.ok_or_else(none)
+}
+
+fn session_response(token: &str, idle_ms: i64, status: StatusCode, body: Value) -> Response {
+    (
+        status,
+        [(
+            header::SET_COOKIE,
+            auth::set_cookie(token, (idle_ms / 1000).max(60) as u64),
+        )],
+        Json(body),
+    )
+        .into_response()
+}
+
+async fn register(
+    State(s): State<Shared>,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    match register_inner(&s, body).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+fn bad_body(e: axum::extract::rejection::JsonRejection) -> ApiError {
+    ApiError(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        format!(
+            "the body must be JSON {{\"name\": ..., \"password\": ...}}: {}",
+            e.body_text()
+        ),
+    )
+}
+
+async fn register_inner(
+    s: &Shared,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(c) = body.map_err(bad_body)?;
+    let name = felt_store::normalize_name("player", &c.name)
+        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, "bad-name", e.to_string()))?;
+    if name.chars().count() > 32 {
+        return Err(ApiError(
+            StatusCode::BAD_REQUEST,
+            "bad-name",
+            "a name has at most 32 characters".to_string(),
+        ));
+    }
+    if let Some(p) = auth::password_problem(&c.password) {
+        return Err(ApiError(StatusCode::BAD_REQUEST, "bad-password", p));
+    }
+    let password = c.password;
+    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
+    let (token, token_hash) = auth::new_token();
+    let start = s.settings.starting_balance;
+    let n = name.clone();
+    let made = s
+        .books
+        .run(move |st| -> felt_store::Result<()> {
+            let now = now_ms();
+            st.create_login(&NewLogin {
+                name: &n,
+                password_hash: &hash,
+                role: Role::Player,
+                starting_balance: start,
+                now_ms: now,
+            })?;
+            st.login_succeeded(&n, now)?;
+            st.open_web_session(&token_hash, &n, now)
+        })
+        .await;
+    match made {
+        Ok(()) => {
+            tracing::info!(player = %name, "registered");
+            Ok(session_response(
+                &token,
+                s.settings.idle_ms,
+                StatusCode::CREATED,
+                json!({"player": name, "role": "player", "balance": start, "previous_login": null}),
+            ))
+        }
+        Err(StoreError::NameTaken { .. }) => Err(ApiError(
+            StatusCode::CONFLICT,
+            "name-taken",
+            format!("the name `{name}` is taken: choose another"),
+        )),
+        Err(e) => Err(store_error(e)),
+    }
+}
+
+async fn login(
+    State(s): State<Shared>,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Response {
+    match login_inner(&s, body).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn login_inner(
+    s: &Shared,
+    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(c) = body.map_err(bad_body)?;
+    let refused = || {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "bad-login",
+            "the name or the password is wrong".to_string(),
+        )
+    };
+    let Ok(name) = felt_store::normalize_name("player", &c.name) else {
+        return Err(refused());
+    };
+    if c.password.len() > auth::MAX_PASSWORD {
+        return Err(refused());
+    }
+    let n = name.clone();
+    let login = s
+        .books
+        .run(move |st| st.login(&n))
+        .await
+        .map_err(store_error)?;
+    let now = now_ms();
+    let Some(login) = login else {
+        let p = c.password;
+        let _ = tokio::task::spawn_blocking(move || auth::verify_nothing(&p)).await;
+        return Err(refused());
+    };
+    if login.is_locked(now) {
+        let until = login.locked_until_ms.unwrap_or(now);
+        return Err(ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            "locked",
+            format!(
+                "too many failed logins: this account is locked for {} more minute(s)",
+                ((until - now) / 60_000).max(1)
+            ),
+        ));
+    }
+    let p = c.password;
+    let hash = login.password_hash.clone();
+    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&p, &hash))
+        .await
+        .unwrap_or(false);
+    let policy = s.settings.lock;
+    if !ok {
+        let n = name.clone();
+        let after = s
+            .books
+            .run(move |st| st.login_failed(&n, now_ms(), policy))
+            .await
+            .map_err(store_error)?;
+        tracing::warn!(player = %name, locked = after.is_locked(now_ms()), "a failed login");
+        return Err(refused());
+    }
+    let (token, token_hash) = auth::new_token();
+    let n = name.clone();
+    let previous = s
+        .books
+        .run(move |st| -> felt_store::Result<Option<i64>> {
+            let now = now_ms();
+            let prev = st.login_succeeded(&n, now)?;
+            st.open_web_session(&token_hash, &n, now)?;
+            Ok(prev)
+        })
+        .await
+        .map_err(store_error)?;
+    tracing::info!(player = %name, "logged in");
+    Ok(session_response(
+        &token,
+        s.settings.idle_ms,
+        StatusCode::OK,
+        json!({"player": name, "role": login.role, "previous_login": previous.map(iso)}),
+    ))
+}
+
+/// Milliseconds since the epoch as an RFC 3339 UTC time.
+fn iso(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    if let Some(token) = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(auth::token_from_cookies)
+    {
+        let hash = auth::token_hash(token);
+        if let Err(e) = s.books.run(move |st| st.close_web_session(&hash)).await {
+            return store_error(e).into_response();
+        }
+    }
+    (
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, auth::clear_cookie())],
+    )
+        .into_response()
+}
+
+async fn me(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    let n = w.name.clone();
+    match s
+        .books
+        .run(move |st| -> felt_store::Result<(Money, Option<i64>)> {
+            let b = st.balance(&Account::player(n.clone()))?;
+            let l = st.login(&n)?.and_then(|l| l.last_login_ms);
+            Ok((b, l))
+        })
+        .await
+    {
+        Ok((balance, last)) => Json(json!({
+            "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
+        }))
+        .into_response(),
+        Err(e) => store_error(e).into_response(),
+    }
+}
+
+async fn lobby(State(s): State<Shared>) -> Response {
+    let meters = s.books.run(|st| st.meters()).await.unwrap_or_default();
+    let tables: Vec<Value> = s
+        .tables
+        .values()
+        .map(|t| {
+            let info = t.handle.info.read().map(|i| i.clone()).ok();
+            let ids: Vec<String> = t
+                .cfg
+                .rules
+                .side_bets()
+                .iter()
+                .filter_map(|b| b.progressive.as_ref().map(|p| p.meter.clone()))
+                .collect();
+            let m: Vec<Value> = meters
+                .iter()
+                .filter(|m| ids.contains(&m.id))
+                .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
+                .collect();
+            json!({
+                "name": t.cfg.name,
+                "game": t.cfg.rules.game().id,
+                "game_name": t.cfg.rules.game().name,
+                "seats": info.as_ref().map(|i| i.seats),
+                "taken": info.as_ref().map(|i| i.players.len()),
+                "players": info.as_ref().map(|i| i.players.iter().map(|(s, p)| json!({"seat": s, "player": p})).collect::<Vec<_>>()),
+                "limits": {"min": t.cfg.rules.main_bet().min, "max": t.cfg.rules.main_bet().max},
+                "betting_ms": t.cfg.betting_ms,
+                "decision_ms": t.cfg.decision_ms,
+                "meters": m,
+                "closed": info.as_ref().map(|i| i.closed),
+            })
+        })
+        .collect();
+    Json(json!({"tables": tables})).into_response()
+}
+
+async fn rules(State(s): State<Shared>, Path(name): Path<String>) -> Response {
+    let Some(t) = s.tables.get(&name) else {
+        return ApiError(
+            StatusCode::NOT_FOUND,
+            "no-table",
+            format!("there is no table `{name}`"),
+        )
+        .into_response();
+    };
+    if let Some(v) = t.rules_json.get() {
+        return Json(v.clone()).into_response();
+    }
+    let rules = t.cfg.rules.clone();
+    let computed = tokio::task::spawn_blocking(move || rules_json(&rules)).await;
+    match computed {
+        Ok(v) => Json(t.rules_json.get_or_init(|| v).clone()).into_response(),
+        Err(e) => {
+            ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()).into_response()
+        }
+    }
+}
+
+/// The rules card, each pay table and each wager's exact return to player.
+fn rules_json(rules: &felt_core::Rules) -> Value {
+    let card = felt_core::rules::rules_card(rules);
+    let sheet = felt_math::parsheet::par_sheet(rules, None, None);
+    let (main, sides) = match &sheet {
+        Ok(p) => (
+            json!({"house_edge": p.main.house_edge, "return_to_player": 1.0 - p.main.house_edge}),
+            serde_json::to_value(&p.side_bets).unwrap_or(Value::Null),
+        ),
+        Err(e) => (json!({"error": e.to_string()}), Value::Null),
+    };
+    let pay_tables: Vec<Value> = rules
+        .side_bets()
+        .iter()
+        .map(|b| serde_json::to_value(b).unwrap_or(Value::Null))
+        .collect();
+    json!({
+        "game": rules.game().id,
+        "name": rules.game().name,
+        "card": card,
+        "main": main,
+        "side_bets": sides,
+        "pay_tables": pay_tables,
+    })
+}
+
+#[derive(Deserialize)]
+struct HistoryQuery {
+    n: Option<usize>,
+    before: Option<i64>,
+}
+
+async fn history(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    Query(q): Query<HistoryQuery>,
+) -> Response {
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    let n = q.n.unwrap_or(10).clamp(1, 100);
+    let before = q.before.map(RoundId);
+    let name = w.name.clone();
+    match s
+        .books
+        .run(move |st| st.player_rounds(&name, n, before))
+        .await
+    {
+        Ok(rounds) => {
+            let games: Vec<Value> = rounds.iter().map(|r| recall(r, Some(&w.name))).collect();
+            Json(json!({"player": w.name, "games": games})).into_response()
+        }
+        Err(e) => store_error(e).into_response(),
+    }
+}
+
+/// A stored round as a player recalls it: every card, decision, wager and result as
+/// the books have them, and the player's balance before and after. A card dealt face
+/// down stays hidden unless the round has ended.
+fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
+    let ended = r.status != felt_store::RoundStatus::Open;
+    let setup = felt_session::journal::setup_of(r).ok().flatten();
+    let events: Vec<Value> = r
+        .events
+        .iter()
+        .filter_map(|e| serde_json::from_str::<felt_core::Event>(&e.json).ok())
+        .map(|e| {
+            if ended {
+                serde_json::to_value(e).unwrap_or(Value::Null)
+            } else {
+                crate::render::event(&e, &crate::render::SeatMap::default())
+            }
+        })
+        .collect();
+    let actions: Vec<Value> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.action.as_deref())
+        .filter_map(|a| serde_json::from_str::<Value>(a).ok())
+        .filter(|a| a.get("setup").is_none())
+        .collect();
+    let result: Value = r
+        .result
+        .as_deref()
+        .and_then(|t| serde_json::from_str(t).ok())
+        .unwrap_or(Value::Null);
+    let (before, after) = match (player, &setup) {
+        (Some(p), Some(s)) => {
+            let i = s.players.iter().position(|n| n == p);
+            let before = i.and_then(|i| s.balances.get(i)).copied();
+            let after = result["seats"]
+                .as_array()
+                .and_then(|a| a.iter().find(|x| x["player"] == p))
+                .map(|x| x["balance"].clone());
+            (before, after)
+        }
+        _ => (None, None),
+    };
+    json!({
+        "round": r.id.0,
+        "table": r.table_id,
+        "game": r.game_id,
+        "status": match r.status {
+            felt_store::RoundStatus::Open => "open",
+            felt_store::RoundStatus::Finished => "finished",
+            felt_store::RoundStatus::Voided => "voided",
+        },
+        "players": setup.as_ref().map(|s| s.players.clone()),
+        "balance_before": before,
+        "balance_after": after,
+        "actions": actions,
+        "events": events,
+        "result": result,
+    })
+}
+
+fn operator_only(w: &Who) -> Result<(), ApiError> {
+    if w.role == Role::Operator {
+        Ok(())
+    } else {
+        Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "only an operator may do this".to_string(),
+        ))
+    }
+}
+
+async fn operator_tables(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    if let Err(e) = operator_only(&w) {
+        return e.into_response();
+    }
+    let meters = s.books.run(|st| st.meters()).await.unwrap_or_default();
+    let tables: Vec<Value> = s
+        .tables
+        .values()
+        .filter_map(|t| {
+            t.handle
+                .info
+                .read()
+                .ok()
+                .map(|i| serde_json::to_value(&*i).unwrap_or(Value::Null))
+        })
+        .collect();
+    let meters: Vec<Value> = meters
+        .iter()
+        .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
+        .collect();
+    Json(json!({"tables": tables, "meters": meters})).into_response()
+}
+
+async fn operator_round(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    if let Err(e) = operator_only(&w) {
+        return e.into_response();
+    }
+    match s.books.run(move |st| st.round(RoundId(id))).await {
+        Ok(Some(r)) => Json(recall(&r, None)).into_response(),
+        Ok(None) => ApiError(
+            StatusCode::NOT_FOUND,
+            "no-round",
+            format!("there is no round {id} in the books"),
+        )
+        .into_response(),
+        Err(e) => store_error(e).into_response(),
+    }
+}
+
+async fn operator_close(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response {
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    if let Err(e) = operator_only(&w) {
+        return e.into_response();
+    }
+    let Some(t) = s.tables.get(&name) else {
+        return ApiError(
+            StatusCode::NOT_FOUND,
+            "no-table",
+            format!("there is no table `{name}`"),
+        )
+        .into_response();
+    };
+    tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
+    let _ = t.handle.tx.send(ToTable::Close {
+        reason: format!("closed by operator {}", w.name),
+    });
+    (
+        StatusCode::ACCEPTED,
+        Json(json!({"table": name, "closing": true})),
+    )
+        .into_response()
+}
+
+/// Whether a WebSocket's `Origin` (if any) is this server's own.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+        // Not a browser (a bot, a test): nothing cross-site to fear.
+        return true;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let stripped = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        .unwrap_or("");
+    !host.is_empty() && stripped == host
+}
+
+async fn ws(State(s): State<Shared>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+    if !same_origin(&headers) {
+        return ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-origin",
+            "a WebSocket from another site's page is refused".to_string(),
+        )
+        .into_response();
+    }
+    let w = match who(&s, &headers).await {
+        Ok(w) => w,
+        Err(e) => return e.into_response(),
+    };
+    upgrade
+        .max_message_size(64 * 1024)
+        .on_upgrade(move |socket| connection(s, w.name, socket))
+}
+
+/// A per-connection token bucket.
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+    over: u32,
+}
+
+/// One WebSocket: `hello` first, then every message goes to the table's actor; frames
+/// from the actor go out. Refusals before the table (bad JSON, too large, rate) are
+/// answered here.
+async fn connection(s: Shared, player: String, socket: WebSocket) {
+    use futures_util::{SinkExt, StreamExt};
+    let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut rx) = tokio::sync::mpsc::channel::<Arc<str>>(1024);
+    let writer = tokio::spawn(async move {
+        while let Some(f) = rx.recv().await {
+            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut table: Option<&Running> = None;
+    let mut bucket = Bucket {
+        tokens: s.settings.burst,
+        last: Instant::now(),
+        over: 0,
+    };
+    let local =
+        |code: Code, message: &str| -> Arc<str> { error_frame(0, code, message, None).into() };
+    while let Some(msg) = stream.next().await {
+        let text = match msg {
+            Ok(Message::Text(t)) => t,
+            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(Message::Ping(_) | Message::Pong(_)) => continue,
+            Ok(Message::Binary(_)) => {
+                let _ = out.try_send(local(Code::BadMessage, "messages are JSON text"));
+                continue;
+            }
+        };
+        // The rate limit: a token per message, refilled at rate_per_s up to the burst.
+        let now = Instant::now();
+        bucket.tokens = (bucket.tokens
+            + now.duration_since(bucket.last).as_secs_f64() * s.settings.rate_per_s)
+            .min(s.settings.burst);
+        bucket.last = now;
+        if bucket.tokens < 1.0 {
+            bucket.over += 1;
+            s.metrics.refusals.inc();
+            if bucket.over > 100 {
+                let _ = out.try_send(local(
+                    Code::RateLimited,
+                    "too many messages: the connection is closed",
+                ));
+                break;
+            }
+            if bucket.over == 1 || bucket.over.is_multiple_of(20) {
+                let _ = out.try_send(local(
+                    Code::RateLimited,
+                    "too many messages: this one was dropped; slow down",
+                ));
+            }
+            continue;
+        }
+        bucket.tokens -= 1.0;
+        bucket.over = 0;
+        if text.len() > MAX_MESSAGE {
+            s.metrics.refusals.inc();
+            let _ = out.try_send(local(
+                Code::TooLarge,
+                &format!("a message has at most {MAX_MESSAGE} bytes"),
+            ));
+            continue;
+        }
+        let parsed: Result<ClientMsg, _> = serde_json::from_str(&text);
+        let msg = match parsed {
+            Ok(m) => m,
+            Err(e) => {
+                s.metrics.refusals.inc();
+                let code = if e.to_string().contains("unknown variant") {
+                    Code::UnknownType
+                } else {
+                    Code::BadMessage
+                };
+                let _ = out.try_send(local(code, &format!("not a message of this protocol: {e}")));
+                continue;
+            }
+        };
+        match (&table, msg) {
+            (
+                None,
+                ClientMsg::Hello {
+                    version,
+                    table: name,
+                    last_seq,
+                },
+            ) => {
+                if version != VERSION {
+                    let _ = out.try_send(local(
+                        Code::Version,
+                        &format!("this server speaks protocol version {VERSION}"),
+                    ));
+                    continue;
+                }
+                let Some(t) = s.tables.get(&name) else {
+                    let _ =
+                        out.try_send(local(Code::NoTable, &format!("there is no table `{name}`")));
+                    continue;
+                };
+                if t.handle
+                    .tx
+                    .send(ToTable::Join {
+                        conn,
+                        player: player.clone(),
+                        out: out.clone(),
+                        last_seq,
+                    })
+                    .is_err()
+                {
+                    let _ = out.try_send(local(Code::TableClosed, "the table is closed"));
+                    break;
+                }
+                table = Some(t);
+            }
+            (None, _) => {
+                let _ = out.try_send(local(
+                    Code::Hello,
+                    "say hello first: {\"type\": \"hello\", \"version\": 1, \"table\": NAME}",
+                ));
+            }
+            (Some(t), msg) => {
+                if t.handle
+                    .tx
+                    .send(ToTable::Msg {
+                        conn,
+                        msg,
+                        at: Instant::now(),
+                    })
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        }
+        if writer.is_finished() {
+            break;
+        }
+    }
+    if let Some(t) = table {
+        let _ = t.handle.tx.send(ToTable::Gone { conn });
+    }
+    drop(out);
+    let _ = writer.await;
+}
+
+/// Serves `state` on `listener` until `stop` resolves; then stops taking new rounds,
+/// lets the rounds in play finish for at most `grace` (a round still open after it is
+/// parked: it is in the books and resumes at the next start) and returns.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Shared,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+    grace: Duration,
+) -> std::io::Result<()> {
+    let app = router(state.clone());
+    let drained = state.clone();
+    let shutdown = async move {
+        stop.await;
+        tracing::info!("stopping: no new rounds; the rounds in play finish or are parked");
+        let s = drained.clone();
+        let _ = tokio::task::spawn_blocking(move || s.drain("the server is stopping", grace)).await;
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,171 @@
+//! The protocol: JSON messages over one WebSocket per table, version [`VERSION`].
+//! `docs/protocol.md` gives an example of every message.
+//!
+//! A client's first message is `hello` (the table, and the last sequence number seen
+//! when reconnecting). Every message the server sends carries `seq`, the sequence
+//! number of the player's stream at this table (a spectator's: the connection's). An
+//! action names its round, its hand and a client action id; a refused one gets an
+//! `error` with a [`Code`] and a sentence, and changes nothing.
+//!
+//! Seats, spots and hands are numbered from 1; amounts are decimal strings (`"10.00"`);
+//! cards are `7h`, `Ts`, `Qs`.
+
+use felt_core::Money;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The protocol's version.
+pub const VERSION: u32 = 1;
+
+/// The largest message a client may send (bytes).
+pub const MAX_MESSAGE: usize = 4 * 1024;
+
+/// A message from a client.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Joins a table's stream (first message of a connection).
+    Hello {
+        /// The protocol version the client speaks.
+        version: u32,
+        /// The table's name.
+        table: String,
+        /// The last `seq` the client saw at this table (reconnecting).
+        #[serde(default)]
+        last_seq: Option<u64>,
+    },
+    /// Takes a seat (the first free one without `seat`), between rounds.
+    Sit {
+        /// The seat (1..).
+        #[serde(default)]
+        seat: Option<u8>,
+    },
+    /// Leaves the seat (at once between rounds, else when the round ends).
+    Leave,
+    /// Places every wager of the player for the round, all or none.
+    Bet {
+        /// The round the bets are for.
+        round: i64,
+        /// The client's id for this message.
+        id: String,
+        /// One entry per spot played.
+        spots: Vec<SpotBet>,
+    },
+    /// A decision on a hand (or an offer on a spot).
+    Act {
+        /// The round.
+        round: i64,
+        /// The spot (1..).
+        spot: u8,
+        /// The hand of the spot (1.., more than 1 after a split).
+        hand: u8,
+        /// The decision.
+        decision: Word,
+        /// The amount of a double or an insurance (default: the full amount).
+        #[serde(default)]
+        amount: Option<Money>,
+        /// The client's id for this action.
+        id: String,
+    },
+    /// Asks for a fresh view (answered with `view`).
+    Sync,
+    /// Keeps the connection alive (answered with `pong`).
+    Ping,
+}
+
+/// A spot's wagers.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpotBet {
+    /// The spot (1..).
+    pub spot: u8,
+    /// The main bet.
+    pub main: Money,
+    /// Side bets by id (`"lucky-ladies": "5.00"`).
+    #[serde(default)]
+    pub side: BTreeMap<String, Money>,
+}
+
+/// A decision, as a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Word {
+    /// Take a card.
+    Hit,
+    /// Take no more cards.
+    Stand,
+    /// Double (for `amount`, default the full bet).
+    Double,
+    /// Split the pair.
+    Split,
+    /// Surrender the hand.
+    Surrender,
+    /// Insure (for `amount`, default half the bet).
+    Insurance,
+    /// Take even money.
+    EvenMoney,
+    /// Decline the offer.
+    Decline,
+}
+
+/// Why the server refused a message. Each comes with a sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Code {
+    /// Not JSON, or not a message of this protocol.
+    BadMessage,
+    /// A message type this protocol does not have.
+    UnknownType,
+    /// Larger than [`MAX_MESSAGE`].
+    TooLarge,
+    /// Another protocol version.
+    Version,
+    /// A message before `hello`, or a second `hello`.
+    Hello,
+    /// No such table.
+    NoTable,
+    /// The table is closed (by an operator, or the server is stopping).
+    TableClosed,
+    /// The message needs a seat.
+    NotSeated,
+    /// The seat is taken, or does not exist.
+    SeatTaken,
+    /// The player sits at another table.
+    SeatedElsewhere,
+    /// Already seated here.
+    AlreadySeated,
+    /// No round takes bets now, or the player is not in this round.
+    NotBetting,
+    /// The player has bet this round already.
+    AlreadyBet,
+    /// The action is for another round.
+    OtherRound,
+    /// An action with this id was applied already.
+    AlreadyApplied,
+    /// The action id is empty, too long or not printable.
+    BadActionId,
+    /// It is not this player's turn.
+    NotYourTurn,
+    /// The action names a hand that is not the one deciding (or not the player's).
+    NotThisHand,
+    /// The engine refused it (the sentence says why).
+    Refused,
+    /// Too many messages: slow down.
+    RateLimited,
+    /// Only an operator may do this.
+    Forbidden,
+}
+
+/// The text of an error frame.
+pub fn error_frame(seq: u64, code: Code, message: &str, id: Option<&str>) -> String {
+    let mut v = serde_json::json!({
+        "type": "error",
+        "seq": seq,
+        "code": code,
+        "message": message,
+    });
+    if let Some(id) = id {
+        v["id"] = id.into();
+    }
+    v.to_string()
+}

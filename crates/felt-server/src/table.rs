@@ -1,0 +1,1503 @@
+//! A table is an actor: one thread owns its round, its timers and its calls to the
+//! books; connections send it messages and receive only renderings of the view of
+//! their own seat (or a spectator's). A thread, not an async task: the books are
+//! synchronous (SQLite), and a table waiting on them must not hold up the runtime.
+//!
+//! A round: the betting window opens when someone sits (a countdown; the round deals
+//! when every player of the round has bet, or when the window closes with a bet on
+//! the table). Insurance, even money and early surrender are asked of every spot at
+//! once, in one window; the answers go to the engine in seat order when all are in or
+//! the window closes (an unanswered offer times out: declined). Each hand has a
+//! decision timer; when it runs out the hand stands. A timeout is an action in the
+//! round's log like any other. Every step is in the books before anyone sees it.
+
+use crate::books::Books;
+use crate::config::TableConfig;
+use crate::metrics::Metrics;
+use crate::protocol::{error_frame, ClientMsg, Code, SpotBet, Word, VERSION};
+use crate::render::{self, SeatMap};
+use felt_core::meter::MemoryMeters;
+use felt_core::round::{HandRef, Legal, Turn};
+use felt_core::{Action, ActionError, Decision, Event, Money, Phase, Shoe};
+use felt_session::dealing::{self, Seeds};
+use felt_session::journal::{self, Ctx, Live, Stepped};
+use felt_session::recovery::{self, Recovered};
+use felt_store::{Account, RoundId};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+/// Where a connection's frames go (bounded: a connection that does not read is dropped
+/// and must reconnect).
+pub type Outbox = tokio::sync::mpsc::Sender<Arc<str>>;
+
+/// How many frames a player's stream keeps for a reconnecting client.
+const REPLAY_FRAMES: usize = 512;
+
+/// A message to a table.
+pub enum ToTable {
+    /// A connection joins the table's stream.
+    Join {
+        /// The connection.
+        conn: u64,
+        /// The logged-in player.
+        player: String,
+        /// Where its frames go.
+        out: Outbox,
+        /// The last `seq` it saw (reconnecting).
+        last_seq: Option<u64>,
+    },
+    /// A connection is gone.
+    Gone {
+        /// The connection.
+        conn: u64,
+    },
+    /// A client message.
+    Msg {
+        /// The connection.
+        conn: u64,
+        /// The message.
+        msg: ClientMsg,
+        /// When it arrived.
+        at: Instant,
+    },
+    /// Close the table: no new round; the round in play finishes.
+    Close {
+        /// Why (shown to the players).
+        reason: String,
+    },
+}
+
+/// What the lobby shows of a table (updated by the table).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TableInfo {
+    /// The table's name.
+    pub name: String,
+    /// The game's id.
+    pub game: String,
+    /// The game's name.
+    pub game_name: String,
+    /// Seats.
+    pub seats: u8,
+    /// Players seated, by seat (1..).
+    pub players: Vec<(u8, String)>,
+    /// Main bet limits.
+    pub min: Money,
+    /// Main bet limits.
+    pub max: Money,
+    /// The betting window and decision timer (ms).
+    pub betting_ms: u64,
+    /// The decision timer (ms).
+    pub decision_ms: u64,
+    /// The round in play.
+    pub round: Option<i64>,
+    /// Closed (by an operator, or the server stopping).
+    pub closed: bool,
+}
+
+/// Which table each player sits at (a player sits at one table at a time: one wallet,
+/// one round at a time).
+pub type Seating = Arc<Mutex<HashMap<String, String>>>;
+
+/// A running table: its inbox and its lobby line.
+#[derive(Clone)]
+pub struct TableHandle {
+    /// Its inbox.
+    pub tx: Sender<ToTable>,
+    /// Its lobby line.
+    pub info: Arc<RwLock<TableInfo>>,
+}
+
+/// Starts a table's thread; the books are read for rounds it left unfinished.
+pub fn spawn(
+    cfg: TableConfig,
+    books: Books,
+    metrics: Arc<Metrics>,
+    seating: Seating,
+) -> Result<(TableHandle, std::thread::JoinHandle<()>), String> {
+    let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
+    let info = Arc::new(RwLock::new(TableInfo {
+        name: cfg.name.clone(),
+        game: cfg.rules.game().id.clone(),
+        game_name: cfg.rules.game().name.clone(),
+        seats: cfg.rules.table().seats,
+        players: Vec::new(),
+        min: cfg.rules.main_bet().min,
+        max: cfg.rules.main_bet().max,
+        betting_ms: cfg.betting_ms,
+        decision_ms: cfg.decision_ms,
+        round: None,
+        closed: false,
+    }));
+    books
+        .with(|s| -> felt_store::Result<()> {
+            for (m, reset) in &ctx.meters {
+                s.create_meter(m, *reset, &Account::house(ctx.house.clone()))?;
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let seats = usize::from(cfg.rules.table().seats);
+    let shoe = books
+        .with(|s| s.shoe(&ctx.table_id))
+        .map_err(|e| e.to_string())?
+        .and_then(|b| Shoe::from_bytes(&b).ok())
+        .filter(|s| s.decks() == cfg.rules.shoe().decks)
+        .unwrap_or_else(|| ctx.table.new_shoe());
+    let side_names = cfg
+        .rules
+        .side_bets()
+        .iter()
+        .map(|b| (b.id.clone(), b.name.clone()))
+        .collect();
+    let mut actor = Actor {
+        cfg,
+        ctx,
+        books,
+        metrics,
+        info: info.clone(),
+        seating,
+        conns: BTreeMap::new(),
+        seats: vec![None; seats],
+        streams: HashMap::new(),
+        shoe,
+        seeds: Seeds::Entropy,
+        round: None,
+        timer: None,
+        closed: None,
+        last: None,
+        side_names,
+    };
+    actor.recover()?;
+    let handle = std::thread::Builder::new()
+        .name(format!("table {}", actor.cfg.name))
+        .spawn(move || actor.run(rx))
+        .map_err(|e| e.to_string())?;
+    Ok((TableHandle { tx, info }, handle))
+}
+
+#[derive(Clone)]
+struct Seated {
+    player: String,
+    /// Rounds ended while the player had no connection.
+    absent: u32,
+    /// Leaves when the round ends.
+    leaving: bool,
+}
+
+struct Conn {
+    player: String,
+    out: Outbox,
+}
+
+/// A player's stream at this table: its sequence and its last frames.
+#[derive(Default)]
+struct Stream {
+    seq: u64,
+    frames: VecDeque<(u64, Arc<str>)>,
+}
+
+struct Offer {
+    seat: u8,
+    at: HandRef,
+    legal: Legal,
+}
+
+struct Answer {
+    decision: Decision,
+    id: String,
+    conn: u64,
+}
+
+/// The insurance / even money / early surrender window.
+struct Window {
+    offers: Vec<Offer>,
+    answers: BTreeMap<(u8, u8, u8), Answer>,
+}
+
+struct RoundState {
+    live: Live,
+    seats: SeatMap,
+    /// Engine seats that have bet.
+    bet: BTreeSet<u8>,
+    window: Option<Window>,
+    /// The events of the round so far (public, rendered) and its settlements.
+    settlements: Vec<Value>,
+    /// The hand the decision timer runs for.
+    timed: Option<(u8, HandRef)>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum TimerKind {
+    Betting,
+    Offer,
+    Decision,
+    Pause,
+}
+
+impl TimerKind {
+    fn word(self) -> &'static str {
+        match self {
+            TimerKind::Betting => "betting",
+            TimerKind::Offer => "offer",
+            TimerKind::Decision => "decision",
+            TimerKind::Pause => "next-round",
+        }
+    }
+}
+
+/// The last round's final state, shown until the next one opens.
+struct Last {
+    round: Value,
+    settlements: Vec<Value>,
+    number: i64,
+    seats: SeatMap,
+}
+
+struct Actor {
+    cfg: TableConfig,
+    ctx: Ctx,
+    books: Books,
+    metrics: Arc<Metrics>,
+    info: Arc<RwLock<TableInfo>>,
+    seating: Seating,
+    conns: BTreeMap<u64, Conn>,
+    seats: Vec<Option<Seated>>,
+    streams: HashMap<String, Stream>,
+    shoe: Shoe,
+    seeds: Seeds,
+    round: Option<RoundState>,
+    timer: Option<(Instant, TimerKind)>,
+    closed: Option<String>,
+    last: Option<Last>,
+    side_names: Vec<(String, String)>,
+}
+
+/// A failure of the books: the table stops taking actions and says so.
+type Fatal = String;
+
+impl Actor {
+    fn run(mut self, rx: Receiver<ToTable>) {
+        self.metrics.tables.inc();
+        loop {
+            if let Err(e) = self.advance() {
+                self.fail(&e);
+                break;
+            }
+            let wait = self
+                .timer
+                .map(|(t, _)| t.saturating_duration_since(Instant::now()))
+                .unwrap_or(Duration::from_secs(3600));
+            let r = match rx.recv_timeout(wait) {
+                Ok(m) => self.handle(m),
+                Err(RecvTimeoutError::Timeout) => self.on_timer(),
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            if let Err(e) = r {
+                self.fail(&e);
+                break;
+            }
+            if self.closed.is_some() && self.round.is_none() && self.timer.is_none() {
+                self.close_all();
+                // Keep answering (with `table-closed`) until the server drops the inbox.
+                while let Ok(m) = rx.recv() {
+                    self.closed_reply(m);
+                }
+                break;
+            }
+        }
+        self.metrics.tables.dec();
+    }
+
+    /// The books refused a step: the round stays as the books have it (resumed at
+    /// the next start); the table closes.
+    fn fail(&mut self, e: &str) {
+        tracing::error!(table = %self.cfg.name, error = %e, "the table stops: the books failed");
+        self.closed = Some(format!("the books failed: {e}"));
+        self.round = None;
+        self.close_all();
+    }
+
+    fn closed_reply(&mut self, m: ToTable) {
+        if let ToTable::Join { out, .. } = m {
+            let reason = self.closed.clone().unwrap_or_default();
+            let _ = out.try_send(
+                error_frame(
+                    0,
+                    Code::TableClosed,
+                    &format!("the table is closed: {reason}"),
+                    None,
+                )
+                .into(),
+            );
+        }
+    }
+
+    fn close_all(&mut self) {
+        let reason = self.closed.clone().unwrap_or_default();
+        let players: Vec<String> = self
+            .seats
+            .iter()
+            .flatten()
+            .map(|s| s.player.clone())
+            .collect();
+        for p in players {
+            self.unseat(&p);
+        }
+        let conns: Vec<u64> = self.conns.keys().copied().collect();
+        for c in conns {
+            self.send_to_conn(c, |seq| {
+                json!({"type": "closed", "seq": seq, "reason": reason}).to_string()
+            });
+        }
+        self.conns.clear();
+        if let Ok(mut i) = self.info.write() {
+            i.closed = true;
+            i.round = None;
+            i.players.clear();
+        }
+    }
+
+    /// Rounds this table left unfinished: resumed (or voided, as their rules say).
+    fn recover(&mut self) -> Result<(), String> {
+        let open = self
+            .books
+            .with(|s| s.unfinished_rounds())
+            .map_err(|e| e.to_string())?;
+        for rec in open.into_iter().filter(|r| r.table_id == self.ctx.table_id) {
+            let got = self.books.with(|s| -> Result<Recovered, String> {
+                let ctx = journal::ctx_for(s, &rec).map_err(|e| e.to_string())?;
+                let setup = journal::setup_of(&rec).map_err(|e| e.to_string())?;
+                let (players, spots) = match setup {
+                    Some(s) => (s.players, s.spots),
+                    None => (Vec::new(), self.cfg.rules.table().max_spots_per_player),
+                };
+                recovery::recover(s, &ctx, &rec, &players, spots).map_err(|e| e.to_string())
+            })?;
+            match got {
+                Recovered::Voided { reason, what } => {
+                    tracing::warn!(table = %self.cfg.name, round = rec.id.0, %reason, %what, "an interrupted round is void");
+                }
+                Recovered::Opened { live, .. } | Recovered::Resumed { live, .. } => {
+                    tracing::info!(table = %self.cfg.name, round = rec.id.0, "an interrupted round resumes");
+                    // Its players sit where they sat (the seats they had, in order).
+                    let mut map = Vec::new();
+                    for (i, p) in live.setup.players.iter().enumerate() {
+                        let seat = (i + 1) as u8;
+                        if let Some(slot) = self.seats.get_mut(i) {
+                            *slot = Some(Seated {
+                                player: p.clone(),
+                                absent: 0,
+                                leaving: false,
+                            });
+                        }
+                        self.seating
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .insert(p.clone(), self.cfg.name.clone());
+                        map.push(seat);
+                    }
+                    let bet = (0..live.setup.players.len() as u8).collect();
+                    self.round = Some(RoundState {
+                        live,
+                        seats: SeatMap(map),
+                        bet,
+                        window: None,
+                        settlements: Vec::new(),
+                        timed: None,
+                    });
+                    self.publish_info();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, m: ToTable) -> Result<(), Fatal> {
+        match m {
+            ToTable::Join {
+                conn,
+                player,
+                out,
+                last_seq,
+            } => {
+                self.metrics.connections.inc();
+                self.conns.insert(
+                    conn,
+                    Conn {
+                        player: player.clone(),
+                        out,
+                    },
+                );
+                if let Some(s) = self.seats.iter_mut().flatten().find(|s| s.player == player) {
+                    s.absent = 0;
+                }
+                self.welcome(conn, last_seq);
+                Ok(())
+            }
+            ToTable::Gone { conn } => {
+                if self.conns.remove(&conn).is_some() {
+                    self.metrics.connections.dec();
+                }
+                Ok(())
+            }
+            ToTable::Close { reason } => {
+                self.closed = Some(reason);
+                // No new round: a pending one (nothing written) is dropped.
+                if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
+                    self.round = None;
+                    self.timer = None;
+                }
+                if self.round.is_none() {
+                    self.timer = None;
+                }
+                self.broadcast(&[], None);
+                Ok(())
+            }
+            ToTable::Msg { conn, msg, at } => self.on_message(conn, msg, at),
+        }
+    }
+
+    fn welcome(&mut self, conn: u64, last_seq: Option<u64>) {
+        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+            return;
+        };
+        let seat = self.seat_of(&player);
+        let stream = self.streams.entry(player.clone()).or_default();
+        // Missed frames, if the stream still holds every one after `last_seq`.
+        let missed: Option<Vec<Arc<str>>> = last_seq.and_then(|l| {
+            if l > stream.seq {
+                return None;
+            }
+            let first = stream.frames.front().map_or(stream.seq + 1, |f| f.0);
+            (l + 1 >= first).then(|| {
+                stream
+                    .frames
+                    .iter()
+                    .filter(|(s, _)| *s > l)
+                    .map(|(_, f)| f.clone())
+                    .collect()
+            })
+        });
+        let resumed = missed.is_some();
+        // The welcome carries the stream's last seq; the missed frames (after
+        // `last_seq`) follow it, or else a fresh view.
+        let welcome = json!({
+            "type": "welcome",
+            "seq": stream.seq,
+            "version": VERSION,
+            "table": self.cfg.name,
+            "player": player,
+            "seat": seat,
+            "resumed": resumed,
+        })
+        .to_string();
+        if let Some(c) = self.conns.get(&conn) {
+            let _ = c.out.try_send(welcome.into());
+        }
+        match missed {
+            Some(frames) => {
+                if let Some(c) = self.conns.get(&conn) {
+                    for f in frames {
+                        if c.out.try_send(f).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+            None => {
+                let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
+                let text = self.view_frame(seq, &player, &[]);
+                self.send_to_conn(conn, |_| text);
+            }
+        }
+    }
+
+    fn seat_of(&self, player: &str) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.player == player))
+            .map(|p| (p + 1) as u8)
+    }
+
+    /// Sends a frame to every connection of one player (or a spectator's), numbered
+    /// in the player's stream.
+    fn send_to_conn(&mut self, conn: u64, frame: impl FnOnce(u64) -> String) {
+        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+            return;
+        };
+        self.send_to_player(&player, frame);
+    }
+
+    fn send_to_player(&mut self, player: &str, frame: impl FnOnce(u64) -> String) {
+        let stream = self.streams.entry(player.to_string()).or_default();
+        stream.seq += 1;
+        let seq = stream.seq;
+        let text: Arc<str> = frame(seq).into();
+        stream.frames.push_back((seq, text.clone()));
+        while stream.frames.len() > REPLAY_FRAMES {
+            stream.frames.pop_front();
+        }
+        let mut slow = Vec::new();
+        for (id, c) in &self.conns {
+            if c.player == player && c.out.try_send(text.clone()).is_err() {
+                slow.push(*id);
+            }
+        }
+        // A connection that does not read its frames is dropped: it reconnects and
+        // gets what it missed.
+        for id in slow {
+            if self.conns.remove(&id).is_some() {
+                self.metrics.connections.dec();
+            }
+        }
+    }
+
+    fn refuse(&mut self, conn: u64, code: Code, message: &str, id: Option<&str>) {
+        self.metrics.refusals.inc();
+        self.send_to_conn(conn, |seq| error_frame(seq, code, message, id));
+    }
+
+    fn on_message(&mut self, conn: u64, msg: ClientMsg, at: Instant) -> Result<(), Fatal> {
+        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+            return Ok(());
+        };
+        match msg {
+            ClientMsg::Hello { .. } => {
+                self.refuse(
+                    conn,
+                    Code::Hello,
+                    "this connection has said hello already",
+                    None,
+                );
+            }
+            ClientMsg::Ping => {
+                self.send_to_conn(conn, |seq| json!({"type": "pong", "seq": seq}).to_string());
+            }
+            ClientMsg::Sync => {
+                let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
+                let text = self.view_frame(seq, &player, &[]);
+                self.send_to_conn(conn, |_| text);
+            }
+            ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
+            ClientMsg::Leave => self.leave(conn, &player),
+            ClientMsg::Bet { round, id, spots } => {
+                self.bet(conn, &player, RoundId(round), &id, &spots, at)?
+            }
+            ClientMsg::Act {
+                round,
+                spot,
+                hand,
+                decision,
+                amount,
+                id,
+            } => self.act(
+                conn,
+                &player,
+                RoundId(round),
+                (spot, hand),
+                decision,
+                amount,
+                &id,
+                at,
+            )?,
+        }
+        Ok(())
+    }
+
+    fn sit(&mut self, conn: u64, player: &str, seat: Option<u8>) -> Result<(), Fatal> {
+        if let Some(reason) = &self.closed {
+            let m = format!("the table is closed: {reason}");
+            self.refuse(conn, Code::TableClosed, &m, None);
+            return Ok(());
+        }
+        if let Some(s) = self.seat_of(player) {
+            self.refuse(
+                conn,
+                Code::AlreadySeated,
+                &format!("you sit at seat {s} already"),
+                None,
+            );
+            return Ok(());
+        }
+        let n = self.seats.len() as u8;
+        let want = match seat {
+            Some(s) if (1..=n).contains(&s) => s,
+            Some(s) => {
+                let m = format!("there is no seat {s}: this table has seats 1 to {n}");
+                self.refuse(conn, Code::SeatTaken, &m, None);
+                return Ok(());
+            }
+            None => match self.seats.iter().position(Option::is_none) {
+                Some(p) => (p + 1) as u8,
+                None => {
+                    self.refuse(conn, Code::SeatTaken, "every seat is taken", None);
+                    return Ok(());
+                }
+            },
+        };
+        if self.seats[usize::from(want - 1)].is_some() {
+            let m = format!("seat {want} is taken");
+            self.refuse(conn, Code::SeatTaken, &m, None);
+            return Ok(());
+        }
+        {
+            let mut seating = self.seating.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(t) = seating.get(player) {
+                let m = format!(
+                    "you sit at table `{t}`: leave it first (one seat at a time, one wallet)"
+                );
+                drop(seating);
+                self.refuse(conn, Code::SeatedElsewhere, &m, None);
+                return Ok(());
+            }
+            seating.insert(player.to_string(), self.cfg.name.clone());
+        }
+        self.seats[usize::from(want - 1)] = Some(Seated {
+            player: player.to_string(),
+            absent: 0,
+            leaving: false,
+        });
+        // A round nobody has bet on yet is set up again with the newcomer.
+        if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
+            self.round = None;
+            self.timer = None;
+        }
+        self.publish_info();
+        self.broadcast(&[], None);
+        Ok(())
+    }
+
+    fn leave(&mut self, conn: u64, player: &str) {
+        let Some(seat) = self.seat_of(player) else {
+            self.refuse(
+                conn,
+                Code::NotSeated,
+                "you have no seat at this table",
+                None,
+            );
+            return;
+        };
+        let in_round = self.round.as_ref().is_some_and(|r| {
+            !r.live.is_pending()
+                && r.seats
+                    .engine_seat(seat)
+                    .is_some_and(|e| r.bet.contains(&e))
+        });
+        if in_round {
+            if let Some(s) = self.seats[usize::from(seat - 1)].as_mut() {
+                s.leaving = true;
+            }
+            self.broadcast(&[], None);
+            return;
+        }
+        self.unseat(player);
+        if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
+            self.round = None;
+            self.timer = None;
+        }
+        self.publish_info();
+        self.broadcast(&[], None);
+    }
+
+    fn unseat(&mut self, player: &str) {
+        for s in self.seats.iter_mut() {
+            if s.as_ref().is_some_and(|s| s.player == player) {
+                *s = None;
+            }
+        }
+        let mut seating = self.seating.lock().unwrap_or_else(|p| p.into_inner());
+        if seating.get(player) == Some(&self.cfg.name) {
+            seating.remove(player);
+        }
+    }
+
+    /// The engine seat of `player` in the round in play.
+    fn engine_seat(&self, player: &str) -> Option<u8> {
+        let seat = self.seat_of(player)?;
+        self.round.as_ref()?.seats.engine_seat(seat)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bet(
+        &mut self,
+        conn: u64,
+        player: &str,
+        round: RoundId,
+        id: &str,
+        spots: &[SpotBet],
+        at: Instant,
+    ) -> Result<(), Fatal> {
+        let Some(r) = self.round.as_ref() else {
+            self.refuse(conn, Code::NotBetting, "no round takes bets now", Some(id));
+            return Ok(());
+        };
+        if r.live.engine.phase() != Phase::Betting {
+            let m = "bets are closed: the cards are out";
+            self.refuse(conn, Code::NotBetting, m, Some(id));
+            return Ok(());
+        }
+        let Some(e) = self.engine_seat(player) else {
+            let m = if self.seat_of(player).is_some() {
+                "you sat down after this round opened: bet in the next one"
+            } else {
+                "take a seat to bet"
+            };
+            self.refuse(conn, Code::NotSeated, m, Some(id));
+            return Ok(());
+        };
+        if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) && round == self.round_id() {
+            self.refuse(
+                conn,
+                Code::AlreadyBet,
+                "you have bet in this round already",
+                Some(id),
+            );
+            return Ok(());
+        }
+        let max_spots = self.cfg.rules.table().max_spots_per_player;
+        let mut actions = Vec::new();
+        let mut seen = BTreeSet::new();
+        for s in spots {
+            if !(1..=max_spots).contains(&s.spot) || !seen.insert(s.spot) {
+                let m = format!(
+                    "spot {} is not yours to bet: each of spots 1 to {max_spots} once",
+                    s.spot
+                );
+                self.refuse(conn, Code::Refused, &m, Some(id));
+                return Ok(());
+            }
+            actions.push(Action::Bet {
+                seat: e,
+                spot: s.spot - 1,
+                amount: s.main,
+            });
+            for (side, amount) in &s.side {
+                let Some(bet) = self.ctx.table.side_bet_index(side) else {
+                    let ids: Vec<&str> = self.side_names.iter().map(|(i, _)| i.as_str()).collect();
+                    let m = format!(
+                        "this game has no side bet `{side}` (it has: {})",
+                        if ids.is_empty() {
+                            "none".to_string()
+                        } else {
+                            ids.join(", ")
+                        }
+                    );
+                    self.refuse(conn, Code::Refused, &m, Some(id));
+                    return Ok(());
+                };
+                if *amount == Money::ZERO {
+                    continue;
+                }
+                actions.push(Action::SideBet {
+                    seat: e,
+                    spot: s.spot - 1,
+                    bet,
+                    amount: *amount,
+                });
+            }
+        }
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
+        };
+        let stepped = self
+            .books
+            .with(|s| r.live.step_batch(s, &self.ctx, round, id, &actions))
+            .map_err(|e| e.to_string())?;
+        match stepped {
+            Stepped::Done(events) => {
+                r.bet.insert(e);
+                // Betting closes by itself when every player of the round has bet.
+                let all = r.bet.len() == r.seats.0.len();
+                self.metrics.actions.inc();
+                self.publish_info();
+                self.broadcast(&events, Some(at));
+                if all {
+                    self.deal()?;
+                }
+            }
+            other => self.refuse_stepped(conn, other, id),
+        }
+        Ok(())
+    }
+
+    fn round_id(&self) -> RoundId {
+        self.round.as_ref().map_or(RoundId(0), |r| r.live.id)
+    }
+
+    fn refuse_stepped(&mut self, conn: u64, s: Stepped, id: &str) {
+        let code = match &s {
+            Stepped::Refused(ActionError::NotYourTurn { .. }) => Code::NotYourTurn,
+            Stepped::Refused(ActionError::NotThisHand { .. }) => Code::NotThisHand,
+            Stepped::Refused(ActionError::LateBet) => Code::NotBetting,
+            Stepped::Refused(_) | Stepped::Done(_) | Stepped::BadBatch => Code::Refused,
+            Stepped::OtherRound { .. } => Code::OtherRound,
+            Stepped::AlreadyApplied => Code::AlreadyApplied,
+            Stepped::BadActionId => Code::BadActionId,
+        };
+        let message = s.to_string();
+        self.refuse(conn, code, &message, Some(id));
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn act(
+        &mut self,
+        conn: u64,
+        player: &str,
+        round: RoundId,
+        (spot, hand): (u8, u8),
+        word: Word,
+        amount: Option<Money>,
+        id: &str,
+        at: Instant,
+    ) -> Result<(), Fatal> {
+        if self.round.is_none() || round != self.round_id() {
+            let m = format!(
+                "the action is for round {round}, but {}: nothing was done",
+                match &self.round {
+                    Some(r) => format!("round {} is in play", r.live.id),
+                    None => "no round is in play".to_string(),
+                }
+            );
+            self.refuse(conn, Code::OtherRound, &m, Some(id));
+            return Ok(());
+        }
+        let Some(e) = self.engine_seat(player) else {
+            self.refuse(
+                conn,
+                Code::NotSeated,
+                "you have no hand in this round",
+                Some(id),
+            );
+            return Ok(());
+        };
+        if spot == 0 || hand == 0 {
+            self.refuse(
+                conn,
+                Code::NotThisHand,
+                "spots and hands are numbered from 1",
+                Some(id),
+            );
+            return Ok(());
+        }
+        let at_hand = HandRef {
+            spot: spot - 1,
+            hand: hand - 1,
+        };
+        // An offer window: the answer is kept until every spot has answered.
+        if self.round.as_ref().is_some_and(|r| r.window.is_some()) {
+            return self.answer_offer(conn, e, at_hand, word, amount, id);
+        }
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
+        };
+        let legal = r.live.engine.legal_actions();
+        let decision = decision_of(word, amount, &legal);
+        let action = Action::Play {
+            seat: e,
+            at: Some(at_hand),
+            decision,
+        };
+        let stepped = self
+            .books
+            .with(|s| r.live.step_client(s, &self.ctx, round, id, action))
+            .map_err(|e| e.to_string())?;
+        match stepped {
+            Stepped::Done(events) => {
+                self.metrics.actions.inc();
+                r.timed = None;
+                self.after_step(events, Some(at))?;
+            }
+            other => self.refuse_stepped(conn, other, id),
+        }
+        Ok(())
+    }
+
+    fn answer_offer(
+        &mut self,
+        conn: u64,
+        seat: u8,
+        at: HandRef,
+        word: Word,
+        amount: Option<Money>,
+        id: &str,
+    ) -> Result<(), Fatal> {
+        let Some(w) = self.round.as_mut().and_then(|r| r.window.as_mut()) else {
+            return Ok(());
+        };
+        let Some(offer) = w.offers.iter().find(|o| o.seat == seat && o.at == at) else {
+            let m = format!("no offer is open on your {at}");
+            self.refuse(conn, Code::NotThisHand, &m, Some(id));
+            return Ok(());
+        };
+        let decision = decision_of(word, amount, &offer.legal);
+        let ok = offer.legal.decisions.allows(decision)
+            && match decision {
+                Decision::Insure(a) => offer.legal.insurance.is_some_and(|r| r.allows(a)),
+                _ => true,
+            };
+        if !ok {
+            let m = match decision {
+                Decision::Insure(a) => match offer.legal.insurance {
+                    Some(r) => format!(
+                        "insurance of {a} is not allowed: {} to {} in steps of {}",
+                        r.min, r.max, r.step
+                    ),
+                    None => "insurance is not offered on this hand".to_string(),
+                },
+                d => format!(
+                    "{} is not offered now: the choices are {}",
+                    word_text(d),
+                    render::choices(&offer.legal)
+                        .iter()
+                        .filter_map(|c| c["decision"].as_str().map(str::to_string))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            self.refuse(conn, Code::Refused, &m, Some(id));
+            return Ok(());
+        }
+        let key = (seat, at.spot, at.hand);
+        if w.answers.contains_key(&key) || w.answers.values().any(|a| a.id == id) {
+            let m = "this offer has been answered already";
+            self.refuse(conn, Code::AlreadyApplied, m, Some(id));
+            return Ok(());
+        }
+        w.answers.insert(
+            key,
+            Answer {
+                decision,
+                id: id.to_string(),
+                conn,
+            },
+        );
+        let all = w.offers.len() == w.answers.len();
+        self.send_to_conn(conn, |seq| {
+            json!({"type": "accepted", "seq": seq, "id": id}).to_string()
+        });
+        if all {
+            self.close_window()?;
+        }
+        Ok(())
+    }
+
+    /// Feeds the window's answers to the engine in seat order; an offer not answered
+    /// times out (declined).
+    fn close_window(&mut self) -> Result<(), Fatal> {
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
+        };
+        let Some(w) = r.window.take() else {
+            return Ok(());
+        };
+        let mut events = Vec::new();
+        let mut refused = Vec::new();
+        let round = r.live.id;
+        for o in &w.offers {
+            let answer = w.answers.get(&(o.seat, o.at.spot, o.at.hand));
+            let timeout = Action::Timeout {
+                seat: o.seat,
+                at: Some(o.at),
+            };
+            let stepped = match answer {
+                Some(a) => {
+                    let action = Action::Play {
+                        seat: o.seat,
+                        at: Some(o.at),
+                        decision: a.decision,
+                    };
+                    let s = self
+                        .books
+                        .with(|s| r.live.step_client(s, &self.ctx, round, &a.id, action))
+                        .map_err(|e| e.to_string())?;
+                    match s {
+                        Stepped::Done(ev) => Stepped::Done(ev),
+                        other => {
+                            refused.push((a.conn, other.to_string(), a.id.clone()));
+                            self.books
+                                .with(|s| r.live.step(s, &self.ctx, Some(timeout)))
+                                .map_err(|e| e.to_string())?
+                        }
+                    }
+                }
+                None => self
+                    .books
+                    .with(|s| r.live.step(s, &self.ctx, Some(timeout)))
+                    .map_err(|e| e.to_string())?,
+            };
+            match stepped {
+                Stepped::Done(ev) => {
+                    self.metrics.actions.inc();
+                    events.extend(ev);
+                }
+                // The engine moved on past this offer (a natural ended the round).
+                _ => break,
+            }
+        }
+        for (conn, m, id) in refused {
+            self.refuse(conn, Code::Refused, &m, Some(&id));
+        }
+        self.after_step(events, None)
+    }
+
+    /// After a step: the round goes on (chance steps, windows, timers) or ends; then
+    /// everyone sees it.
+    fn after_step(&mut self, mut events: Vec<Event>, at: Option<Instant>) -> Result<(), Fatal> {
+        self.note(&events);
+        let noted = events.len();
+        self.drive(&mut events)?;
+        self.broadcast_noted(&events, noted, at);
+        Ok(())
+    }
+
+    /// Runs chance steps the engine waits for, opens an offer window, arms the
+    /// decision timer, or ends the round.
+    fn drive(&mut self, events: &mut Vec<Event>) -> Result<(), Fatal> {
+        loop {
+            let Some(r) = self.round.as_mut() else {
+                return Ok(());
+            };
+            if r.live.is_done() {
+                self.end_round();
+                return Ok(());
+            }
+            let legal = r.live.engine.legal_actions();
+            match (r.live.engine.phase(), legal.turn) {
+                (_, Turn::Chance) => {
+                    let s = self
+                        .books
+                        .with(|s| r.live.step(s, &self.ctx, None))
+                        .map_err(|e| e.to_string())?;
+                    match s {
+                        Stepped::Done(ev) => {
+                            self.note(&ev);
+                            events.extend(ev);
+                        }
+                        other => return Err(format!("a chance step was refused: {other}")),
+                    }
+                }
+                (Phase::Insurance | Phase::EarlySurrender, Turn::Seat { .. }) => {
+                    if r.window.is_none() {
+                        let offers = offers(&r.live, &self.ctx);
+                        r.window = Some(Window {
+                            offers,
+                            answers: BTreeMap::new(),
+                        });
+                        self.timer = Some((
+                            Instant::now() + Duration::from_millis(self.cfg.decision_ms),
+                            TimerKind::Offer,
+                        ));
+                    }
+                    return Ok(());
+                }
+                (_, Turn::Seat { seat, spot, hand }) => {
+                    let key = (seat, HandRef { spot, hand });
+                    if r.timed != Some(key) {
+                        r.timed = Some(key);
+                        self.timer = Some((
+                            Instant::now() + Duration::from_millis(self.cfg.decision_ms),
+                            TimerKind::Decision,
+                        ));
+                    }
+                    return Ok(());
+                }
+                (_, Turn::Bets) | (_, Turn::Done) => return Ok(()),
+            }
+        }
+    }
+
+    fn end_round(&mut self) {
+        let Some(r) = self.round.take() else { return };
+        self.metrics.rounds.inc();
+        self.shoe = r.live.engine.shoe().clone();
+        self.last = Some(Last {
+            round: render::round(&r.live.engine.view(0), &r.seats),
+            settlements: r.settlements.clone(),
+            number: r.live.id.0,
+            seats: r.seats.clone(),
+        });
+        // Absent players: one more round missed; past the table's limit, unseated.
+        let mut gone = Vec::new();
+        for s in self.seats.iter_mut().flatten() {
+            let connected = self.conns.values().any(|c| c.player == s.player);
+            if !connected {
+                s.absent += 1;
+            }
+            if s.leaving || s.absent > self.cfg.absent_rounds {
+                gone.push(s.player.clone());
+            }
+        }
+        for p in gone {
+            self.unseat(&p);
+        }
+        self.timer = Some((
+            Instant::now() + Duration::from_millis(self.cfg.pause_ms),
+            TimerKind::Pause,
+        ));
+        // The round's end is shown by the caller's broadcast (from `last`); the next
+        // round's betting window opens when the pause ends.
+        self.publish_info();
+    }
+
+    /// Keeps the settlements among `events` in the round's list.
+    fn note(&mut self, events: &[Event]) {
+        let Some(r) = self.round.as_mut() else { return };
+        for e in events {
+            if let Some(line) = render::settlement(e, &r.seats, &self.side_names) {
+                r.settlements.push(line);
+            }
+        }
+    }
+
+    /// Opens a round when players sit and nothing else runs.
+    fn advance(&mut self) -> Result<(), Fatal> {
+        if self.round.is_some() || self.closed.is_some() || self.timer.is_some() {
+            return Ok(());
+        }
+        let seated: Vec<(u8, String)> = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| ((i + 1) as u8, s.player.clone())))
+            .collect();
+        if seated.is_empty() {
+            return Ok(());
+        }
+        let players: Vec<String> = seated.iter().map(|(_, p)| p.clone()).collect();
+        let spots = self.cfg.rules.table().max_spots_per_player;
+        let shoe = self.shoe.clone();
+        let (live, events) = self
+            .books
+            .with(|s| -> felt_session::Result<(Live, Vec<Event>)> {
+                let d = dealing::next_dealing(s, &self.ctx, shoe, &mut self.seeds, None)?;
+                Live::begin(s, &self.ctx, d, &players, spots)
+            })
+            .map_err(|e| e.to_string())?;
+        self.round = Some(RoundState {
+            live,
+            seats: SeatMap(seated.iter().map(|(s, _)| *s).collect()),
+            bet: BTreeSet::new(),
+            window: None,
+            settlements: Vec::new(),
+            timed: None,
+        });
+        self.last = None;
+        self.timer = Some((
+            Instant::now() + Duration::from_millis(self.cfg.betting_ms),
+            TimerKind::Betting,
+        ));
+        self.publish_info();
+        self.broadcast(&events, None);
+        Ok(())
+    }
+
+    fn on_timer(&mut self) -> Result<(), Fatal> {
+        let Some((when, kind)) = self.timer else {
+            return Ok(());
+        };
+        if Instant::now() < when {
+            return Ok(());
+        }
+        self.timer = None;
+        match kind {
+            TimerKind::Pause => {
+                self.broadcast(&[], None);
+                Ok(())
+            }
+            TimerKind::Betting => {
+                let has_bets = self.round.as_ref().is_some_and(|r| !r.bet.is_empty());
+                if has_bets {
+                    self.deal()
+                } else {
+                    // Nobody bet: the round was never written; a new window opens.
+                    self.round = None;
+                    Ok(())
+                }
+            }
+            TimerKind::Offer => self.close_window(),
+            TimerKind::Decision => {
+                let Some(r) = self.round.as_mut() else {
+                    return Ok(());
+                };
+                let Turn::Seat { seat, spot, hand } = r.live.engine.legal_actions().turn else {
+                    return Ok(());
+                };
+                let action = Action::Timeout {
+                    seat,
+                    at: Some(HandRef { spot, hand }),
+                };
+                let s = self
+                    .books
+                    .with(|s| r.live.step(s, &self.ctx, Some(action)))
+                    .map_err(|e| e.to_string())?;
+                r.timed = None;
+                match s {
+                    Stepped::Done(events) => self.after_step(events, None),
+                    other => Err(format!("a timeout was refused: {other}")),
+                }
+            }
+        }
+    }
+
+    /// No more bets: the dealer deals.
+    fn deal(&mut self) -> Result<(), Fatal> {
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
+        };
+        self.timer = None;
+        let s = self
+            .books
+            .with(|s| r.live.step(s, &self.ctx, Some(Action::Deal)))
+            .map_err(|e| e.to_string())?;
+        match s {
+            Stepped::Done(events) => self.after_step(events, None),
+            other => Err(format!("the deal was refused: {other}")),
+        }
+    }
+
+    fn publish_info(&self) {
+        if let Ok(mut i) = self.info.write() {
+            i.players = self
+                .seats
+                .iter()
+                .enumerate()
+                .filter_map(|(n, s)| s.as_ref().map(|s| ((n + 1) as u8, s.player.clone())))
+                .collect();
+            i.round = self.round.as_ref().map(|r| r.live.id.0);
+            i.closed = self.closed.is_some();
+        }
+    }
+
+    /// Every connection gets its view with the step's events; the latency of the
+    /// action that caused it (if any) is recorded.
+    fn broadcast(&mut self, events: &[Event], at: Option<Instant>) {
+        self.note(events);
+        self.broadcast_noted(events, events.len(), at);
+    }
+
+    /// As [`Actor::broadcast`], the settlements of `events` being noted already.
+    fn broadcast_noted(&mut self, events: &[Event], _noted: usize, at: Option<Instant>) {
+        let players: Vec<String> = {
+            let mut p: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
+            p.sort();
+            p.dedup();
+            p
+        };
+        for p in players {
+            let seq = self.streams.get(&p).map_or(0, |s| s.seq) + 1;
+            let text = self.view_frame(seq, &p, events);
+            self.send_to_player(&p, |_| text);
+        }
+        if let Some(at) = at {
+            self.metrics
+                .action_seconds
+                .observe(at.elapsed().as_secs_f64());
+        }
+    }
+
+    /// The meters as the books hold them.
+    fn meters(&self) -> Vec<Value> {
+        let ids: Vec<String> = self.ctx.meters.iter().map(|(m, _)| m.clone()).collect();
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        self.books.with(|s| {
+            ids.iter()
+                .filter_map(|m| s.meter(m).ok().flatten())
+                .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
+                .collect()
+        })
+    }
+
+    /// One player's view, as a `view` frame.
+    fn view_frame(&self, seq: u64, player: &str, events: &[Event]) -> String {
+        let seat = self.seat_of(player);
+        let engine_seat = self.engine_seat(player);
+        let balance = match (self.round.as_ref(), engine_seat) {
+            (Some(r), Some(e)) => r.live.engine.balance(e),
+            _ => None,
+        }
+        .or_else(|| {
+            self.books
+                .with(|s| s.balance(&Account::player(player)))
+                .ok()
+        });
+        let seats: Vec<Value> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let n = (i + 1) as u8;
+                match s {
+                    None => json!({"seat": n, "player": null}),
+                    Some(s) => {
+                        let e = self.round.as_ref().and_then(|r| r.seats.engine_seat(n));
+                        json!({
+                            "seat": n,
+                            "player": s.player,
+                            "connected": self.conns.values().any(|c| c.player == s.player),
+                            "in_round": e.is_some(),
+                            "has_bet": e.is_some_and(|e| self.round.as_ref().is_some_and(|r| r.bet.contains(&e))),
+                            "leaving": s.leaving,
+                        })
+                    }
+                }
+            })
+            .collect();
+        let timer = self.timer.map(|(t, k)| {
+            json!({"for": k.word(), "ms": t.saturating_duration_since(Instant::now()).as_millis() as u64})
+        });
+        let (round, settlements, number, evs, choices) = match &self.round {
+            Some(r) => {
+                let v = r.live.engine.view(engine_seat.unwrap_or(0));
+                let evs: Vec<Value> = events.iter().map(|e| render::event(e, &r.seats)).collect();
+                let mut choices = Vec::new();
+                if let (Some(e), Some(w)) = (engine_seat, &r.window) {
+                    for o in w.offers.iter().filter(|o| o.seat == e) {
+                        let answered = w.answers.contains_key(&(o.seat, o.at.spot, o.at.hand));
+                        choices.push(json!({
+                            "spot": o.at.spot + 1,
+                            "hand": o.at.hand + 1,
+                            "offer": true,
+                            "answered": answered,
+                            "choices": if answered { Vec::new() } else { render::choices(&o.legal) },
+                        }));
+                    }
+                } else if let Some(e) = engine_seat {
+                    let legal = r.live.engine.legal_actions();
+                    if let Turn::Seat { seat, spot, hand } = legal.turn {
+                        if seat == e {
+                            choices.push(json!({
+                                "spot": spot + 1,
+                                "hand": hand + 1,
+                                "offer": false,
+                                "choices": render::choices(&legal),
+                            }));
+                        }
+                    }
+                }
+                (
+                    Some(render::round(&v, &r.seats)),
+                    r.settlements.clone(),
+                    Some(r.live.id.0),
+                    evs,
+                    choices,
+                )
+            }
+            None => match &self.last {
+                Some(l) => {
+                    let evs: Vec<Value> =
+                        events.iter().map(|e| render::event(e, &l.seats)).collect();
+                    (
+                        Some(l.round.clone()),
+                        l.settlements.clone(),
+                        Some(l.number),
+                        evs,
+                        Vec::new(),
+                    )
+                }
+                None => (None, Vec::new(), None, Vec::new(), Vec::new()),
+            },
+        };
+        let betting = self
+            .round
+            .as_ref()
+            .is_some_and(|r| r.live.engine.phase() == Phase::Betting);
+        let may_bet = betting
+            && engine_seat
+                .is_some_and(|e| self.round.as_ref().is_some_and(|r| !r.bet.contains(&e)));
+        let in_play = self.round.is_some();
+        json!({
+            "type": "view",
+            "seq": seq,
+            "table": self.cfg.name,
+            "game": self.cfg.rules.game().id,
+            "round_id": number,
+            "in_play": in_play,
+            "closed": self.closed,
+            "you": {
+                "player": player,
+                "seat": seat,
+                "balance": balance,
+                "may_bet": may_bet,
+                "decisions": choices,
+            },
+            "seats": seats,
+            "limits": {
+                "main": {"min": self.cfg.rules.main_bet().min, "max": self.cfg.rules.main_bet().max, "increment": self.cfg.rules.main_bet().increment},
+                "side_bets": self.ctx.table.side_bets().iter().map(|b| json!({
+                    "id": b.id.as_str(), "min": b.limits.min, "max": b.limits.max, "increment": b.limits.increment,
+                })).collect::<Vec<_>>(),
+                "spots": self.cfg.rules.table().max_spots_per_player,
+            },
+            "timer": timer,
+            "meters": self.meters(),
+            "round": round,
+            "settlements": settlements,
+            "events": evs,
+        })
+        .to_string()
+    }
+}
+
+/// Every spot the offer window asks (insurance, even money, early surrender), found by
+/// declining each in turn on a copy of the round.
+fn offers(live: &Live, ctx: &Ctx) -> Vec<Offer> {
+    let mut probe = live.engine.clone();
+    let mut meters = MemoryMeters::for_table(&ctx.table);
+    let phase = probe.phase();
+    let mut out = Vec::new();
+    while probe.phase() == phase && out.len() < 64 {
+        let legal = probe.legal_actions();
+        let Turn::Seat { seat, spot, hand } = legal.turn else {
+            break;
+        };
+        let at = HandRef { spot, hand };
+        out.push(Offer { seat, at, legal });
+        let decline = Action::Play {
+            seat,
+            at: Some(at),
+            decision: Decision::Decline,
+        };
+        if probe.apply(decline, &mut meters, &mut Vec::new()).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+/// The engine's decision for a word (a double or insurance without an amount: the full
+/// amount offered).
+fn decision_of(word: Word, amount: Option<Money>, legal: &Legal) -> Decision {
+    match word {
+        Word::Hit => Decision::Hit,
+        Word::Stand => Decision::Stand,
+        Word::Double => {
+            Decision::Double(amount.unwrap_or_else(|| legal.double.map_or(Money::ZERO, |r| r.full)))
+        }
+        Word::Split => Decision::Split,
+        Word::Surrender => Decision::Surrender,
+        Word::Insurance => Decision::Insure(
+            amount.unwrap_or_else(|| legal.insurance.map_or(Money::ZERO, |r| r.full)),
+        ),
+        Word::EvenMoney => Decision::EvenMoney,
+        Word::Decline => Decision::Decline,
+    }
+}
+
+fn word_text(d: Decision) -> &'static str {
+    match d {
+        Decision::Hit => "hit",
+        Decision::Stand => "stand",
+        Decision::Double(_) => "double",
+        Decision::Split => "split",
+        Decision::Surrender => "surrender",
+        Decision::Insure(_) => "insurance",
+        Decision::EvenMoney => "even money",
+        Decision::Decline => "decline",
+    }
+}
