@@ -7,6 +7,7 @@
 pub mod app;
 pub mod auth;
 pub mod books;
+pub mod bots;
 pub mod config;
 pub mod metrics;
 pub mod protocol;

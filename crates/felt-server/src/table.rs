@@ -220,6 +220,10 @@ struct Window {
 
 struct RoundState {
     live: Live,
+    /// The id the round was announced under when betting opened (the books give a
+    /// round its id when its first bet is written: another table may take the one
+    /// expected, so bets naming the announced id are the bets of this round).
+    announced: RoundId,
     seats: SeatMap,
     /// Engine seats that have bet.
     bet: BTreeSet<u8>,
@@ -402,6 +406,7 @@ impl Actor {
                     }
                     let bet = (0..live.setup.players.len() as u8).collect();
                     self.round = Some(RoundState {
+                        announced: live.id,
                         live,
                         seats: SeatMap(map),
                         bet,
@@ -749,7 +754,7 @@ impl Actor {
             self.refuse(conn, Code::NotSeated, m, Some(id));
             return Ok(());
         };
-        if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) && round == self.round_id() {
+        if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
             self.refuse(
                 conn,
                 Code::AlreadyBet,
@@ -802,6 +807,11 @@ impl Actor {
         }
         let Some(r) = self.round.as_mut() else {
             return Ok(());
+        };
+        let round = if round == r.announced {
+            r.live.id
+        } else {
+            round
         };
         let stepped = self
             .books
@@ -1178,6 +1188,7 @@ impl Actor {
             })
             .map_err(|e| e.to_string())?;
         self.round = Some(RoundState {
+            announced: live.id,
             live,
             seats: SeatMap(seated.iter().map(|(s, _)| *s).collect()),
             bet: BTreeSet::new(),

@@ -52,6 +52,9 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Run the online tables: HTTP and WebSocket for many players (see docs/server.md).
     Serve(cmd::serve::Args),
+    /// Bots that play at the online tables through the WebSocket protocol, and report
+    /// rounds, refusals, errors and latency.
+    Bots(cmd::bots::Args),
     /// Make an operator login of the online tables (password on standard input).
     Operator(cmd::operator::Args),
     /// Check each retired shoe's seed against the commitment published before its
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(&a),
         Command::Serve(a) => cmd::serve::run(&a),
         Command::Operator(a) => cmd::operator::run(&a),
+        Command::Bots(a) => cmd::bots::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod books;
+pub mod bots;
 pub mod count;
 pub mod edge;
 pub mod eor;

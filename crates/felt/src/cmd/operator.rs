@@ -38,7 +38,10 @@ pub fn run(a: &Args) -> Result<()> {
         .map_or(0, |d| d.as_millis() as i64);
     if store.login(&name)?.is_some() {
         store.set_login(&name, &hash, Role::Operator)?;
-        println!("{name} is now an operator (password replaced) in {}", path.display());
+        println!(
+            "{name} is now an operator (password replaced) in {}",
+            path.display()
+        );
     } else {
         store.create_login(&NewLogin {
             name: &name,

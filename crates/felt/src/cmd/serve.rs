@@ -67,10 +67,18 @@ pub fn run(a: &Args) -> Result<()> {
             .with_context(|| format!("--addr {}: cannot listen there", a.addr))?;
         let local = listener.local_addr()?;
         tracing::info!(%local, tables = n, books = %path.display(), "felt serve is up");
-        println!("felt serve: {n} tables on http://{local}/ (books: {})", path.display());
-        app::serve(listener, state, stop_signal(), Duration::from_secs(a.grace_secs))
-            .await
-            .context("serving")
+        println!(
+            "felt serve: {n} tables on http://{local}/ (books: {})",
+            path.display()
+        );
+        app::serve(
+            listener,
+            state,
+            stop_signal(),
+            Duration::from_secs(a.grace_secs),
+        )
+        .await
+        .context("serving")
     })?;
     println!("felt serve: stopped");
     Ok(())

@@ -1,0 +1,596 @@
+//! `felt bots`: players that play through the same HTTP and WebSocket protocol a
+//! browser uses. Each bot registers (or logs in), sits at its table, bets the table's
+//! minimum on the main bet and every side bet, plays felt-math's computed basic
+//! strategy, declines insurance and even money, and counts what happened: rounds,
+//! actions, refusals, errors, and the latency from each action to the view that shows
+//! it. A dropped connection is reconnected (with the last sequence number seen); the
+//! bot plays on.
+
+use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct BotsConfig {
+    /// The server (`http://host:port`).
+    pub server: String,
+    /// Tables to play at (the lobby's first N).
+    pub tables: usize,
+    /// Bots per table.
+    pub players: usize,
+    /// Rounds each bot plays.
+    pub rounds: u64,
+    /// Name prefix of the bots' accounts.
+    pub prefix: String,
+    /// Give up on a bot that sees no progress for this long.
+    pub stall: Duration,
+}
+
+/// The report (`--json` prints it as one object).
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Report {
+    /// Rounds played (summed over the bots).
+    pub rounds: u64,
+    /// Actions sent (bets and decisions).
+    pub actions: u64,
+    /// Error frames received (refused messages).
+    pub refusals: u64,
+    /// Failures: a bot that could not register, connect or reconnect, or stalled.
+    pub errors: u64,
+    /// Reconnections after a dropped connection.
+    pub reconnects: u64,
+    /// Rounds per second (all bots).
+    pub rounds_per_s: f64,
+    /// Action-to-view latency (ms).
+    pub latency_ms: Latency,
+    /// Seconds the run took.
+    pub seconds: f64,
+    /// The refusals' codes and counts.
+    pub refusal_codes: HashMap<String, u64>,
+    /// The errors, in words (at most 20).
+    pub error_messages: Vec<String>,
+    /// The first refusals, as received (at most 10).
+    pub refusal_examples: Vec<String>,
+}
+
+/// Latency percentiles (ms).
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Latency {
+    /// Median.
+    pub p50: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// 99th percentile.
+    pub p99: f64,
+}
+
+#[derive(Default)]
+struct Tally {
+    rounds: u64,
+    actions: u64,
+    refusals: u64,
+    errors: u64,
+    reconnects: u64,
+    latencies: Vec<f64>,
+    codes: HashMap<String, u64>,
+    messages: Vec<String>,
+    examples: Vec<String>,
+}
+
+type Shared = Arc<Mutex<Tally>>;
+
+/// Runs the bots and reports.
+pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let lobby: Value = http
+        .get(format!("{}/api/tables", cfg.server))
+        .send()
+        .await
+        .map_err(|e| format!("the lobby of {}: {e}", cfg.server))?
+        .json()
+        .await
+        .map_err(|e| format!("the lobby of {}: {e}", cfg.server))?;
+    let tables: Vec<String> = lobby["tables"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter(|t| t["closed"] != true)
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .take(cfg.tables)
+                .collect()
+        })
+        .unwrap_or_default();
+    if tables.len() < cfg.tables {
+        return Err(format!(
+            "the server runs {} open tables; {} were asked for",
+            tables.len(),
+            cfg.tables
+        ));
+    }
+    let mut strategies: HashMap<String, Arc<BasicStrategy>> = HashMap::new();
+    for t in &tables {
+        let rules: Value = http
+            .get(format!("{}/api/tables/{t}/rules", cfg.server))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let game = rules["game"].as_str().unwrap_or_default().to_string();
+        if strategies.contains_key(&game) {
+            continue;
+        }
+        let g = game.clone();
+        let bs = tokio::task::spawn_blocking(move || strategy_for(&g))
+            .await
+            .map_err(|e| e.to_string())??;
+        strategies.insert(game, Arc::new(bs));
+    }
+    let tally: Shared = Default::default();
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for (ti, t) in tables.iter().enumerate() {
+        for k in 0..cfg.players {
+            let bot = Bot {
+                cfg: cfg.clone(),
+                name: format!("{}-{ti}-{k}", cfg.prefix),
+                table: t.clone(),
+                strategies: strategies.clone(),
+                tally: tally.clone(),
+            };
+            tasks.push(tokio::spawn(async move { bot.run().await }));
+        }
+    }
+    for t in tasks {
+        if let Err(e) = t.await {
+            let mut g = tally.lock().await;
+            g.errors += 1;
+            g.messages.push(format!("a bot panicked: {e}"));
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let g = tally.lock().await;
+    let mut lat = g.latencies.clone();
+    lat.sort_by(|a, b| a.total_cmp(b));
+    let q = |p: f64| -> f64 {
+        if lat.is_empty() {
+            return 0.0;
+        }
+        let i = ((lat.len() as f64 - 1.0) * p).round() as usize;
+        lat[i.min(lat.len() - 1)]
+    };
+    Ok(Report {
+        rounds: g.rounds,
+        actions: g.actions,
+        refusals: g.refusals,
+        errors: g.errors,
+        reconnects: g.reconnects,
+        rounds_per_s: if seconds > 0.0 {
+            g.rounds as f64 / seconds
+        } else {
+            0.0
+        },
+        latency_ms: Latency {
+            p50: q(0.50),
+            p95: q(0.95),
+            p99: q(0.99),
+        },
+        seconds,
+        refusal_codes: g.codes.clone(),
+        error_messages: g.messages.iter().take(20).cloned().collect(),
+        refusal_examples: g.examples.clone(),
+    })
+}
+
+/// The computed basic strategy of a preset game, or of the classic game for a game
+/// the bot does not know by name.
+fn strategy_for(game: &str) -> Result<BasicStrategy, String> {
+    let rules = felt_core::presets::load(game)
+        .or_else(|| felt_core::presets::load("classic"))
+        .ok_or("no preset")?
+        .map_err(|e| e.to_string())?;
+    felt_math::parsheet::par_sheet(&rules, None, None)
+        .map(|p| p.strategy)
+        .map_err(|e| e.to_string())
+}
+
+struct Bot {
+    cfg: BotsConfig,
+    name: String,
+    table: String,
+    strategies: HashMap<String, Arc<BasicStrategy>>,
+    tally: Shared,
+}
+
+/// What a bot remembers across reconnections.
+#[derive(Default)]
+struct Memory {
+    last_seq: Option<u64>,
+    rounds: u64,
+    /// The round the bot has bet in.
+    bet_in: Option<i64>,
+    /// Rounds counted (each once).
+    counted: Option<i64>,
+    /// Actions sent and not yet seen in a view: (id, when).
+    pending: Vec<(String, Instant)>,
+    /// Decisions sent, by (round, spot, hand, cards seen): not sent twice.
+    sent: Vec<(i64, u64, u64, usize)>,
+    next_id: u64,
+    seated: bool,
+    /// The id of the last bet sent.
+    bet_id: Option<String>,
+}
+
+impl Bot {
+    async fn fail(&self, m: String) {
+        let mut g = self.tally.lock().await;
+        g.errors += 1;
+        if g.messages.len() < 20 {
+            g.messages.push(format!("{}: {m}", self.name));
+        }
+    }
+
+    async fn run(self) {
+        let http = match reqwest::Client::builder()
+            .cookie_store(true)
+            .timeout(Duration::from_secs(30))
+            .build()
+        {
+            Ok(c) => c,
+            Err(e) => return self.fail(e.to_string()).await,
+        };
+        let password = format!("{}-password", self.name);
+        let body = json!({"name": self.name, "password": password});
+        let mut cookie = None;
+        for path in ["register", "login"] {
+            let r = http
+                .post(format!("{}/api/{path}", self.cfg.server))
+                .json(&body)
+                .send()
+                .await;
+            match r {
+                Ok(r) if r.status().is_success() => {
+                    cookie = r
+                        .headers()
+                        .get("set-cookie")
+                        .and_then(|v| v.to_str().ok())
+                        .and_then(|v| v.split(';').next())
+                        .map(str::to_string);
+                    break;
+                }
+                Ok(r) if r.status() == reqwest::StatusCode::CONFLICT => continue,
+                Ok(r) => {
+                    let s = r.status();
+                    let t = r.text().await.unwrap_or_default();
+                    return self.fail(format!("{path}: {s} {t}")).await;
+                }
+                Err(e) => return self.fail(format!("{path}: {e}")).await,
+            }
+        }
+        let Some(cookie) = cookie else {
+            return self.fail("no session cookie".to_string()).await;
+        };
+        let mut mem = Memory::default();
+        let mut tries = 0;
+        while mem.rounds < self.cfg.rounds {
+            match self.session(&cookie, &mut mem).await {
+                Ok(true) => break,
+                Ok(false) | Err(_) if tries < 120 => {
+                    tries += 1;
+                    self.tally.lock().await.reconnects += 1;
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                Ok(false) => return self.fail("the table closed".to_string()).await,
+                Err(e) => return self.fail(e).await,
+            }
+        }
+    }
+
+    /// One connection: plays until the bot's rounds are done (true) or the connection
+    /// drops (false, or an error).
+    async fn session(&self, cookie: &str, mem: &mut Memory) -> Result<bool, String> {
+        let ws_url = format!("{}/ws", self.cfg.server.replacen("http", "ws", 1));
+        let mut req = ws_url.into_client_request().map_err(|e| e.to_string())?;
+        req.headers_mut().insert(
+            "cookie",
+            cookie.parse().map_err(|_| "a bad cookie".to_string())?,
+        );
+        let (ws, _) = tokio_tungstenite::connect_async(req)
+            .await
+            .map_err(|e| format!("connecting: {e}"))?;
+        let (mut tx, mut rx) = ws.split();
+        let hello =
+            json!({"type": "hello", "version": 1, "table": self.table, "last_seq": mem.last_seq});
+        tx.send(Message::text(hello.to_string()))
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut last_progress = Instant::now();
+        loop {
+            let next = tokio::time::timeout(Duration::from_secs(1), rx.next()).await;
+            let msg = match next {
+                Err(_) => {
+                    if last_progress.elapsed() > self.cfg.stall {
+                        return Err(format!(
+                            "no progress for {} s at table {}",
+                            self.cfg.stall.as_secs(),
+                            self.table
+                        ));
+                    }
+                    continue;
+                }
+                Ok(None) | Ok(Some(Err(_))) => return Ok(false),
+                Ok(Some(Ok(m))) => m,
+            };
+            let Message::Text(text) = msg else { continue };
+            let Ok(v) = serde_json::from_str::<Value>(&text) else {
+                return Err(format!("the server sent no JSON: {text}"));
+            };
+            if let Some(seq) = v["seq"].as_u64() {
+                if v["type"] != "welcome" {
+                    mem.last_seq = Some(seq);
+                }
+            }
+            match v["type"].as_str() {
+                Some("welcome") => {
+                    mem.seated = v["seat"].is_u64();
+                    if !mem.seated {
+                        tx.send(Message::text(json!({"type": "sit"}).to_string()))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                    }
+                }
+                Some("error") => {
+                    let code = v["code"].as_str().unwrap_or("?").to_string();
+                    let mut g = self.tally.lock().await;
+                    g.refusals += 1;
+                    *g.codes.entry(code.clone()).or_default() += 1;
+                    if g.examples.len() < 10 {
+                        g.examples.push(format!("{}: {text}", self.name));
+                    }
+                    drop(g);
+                    if code == "table-closed" {
+                        return Ok(false);
+                    }
+                    // A bet refused because the round was set up again (someone sat
+                    // down): bet again in the round the next view shows.
+                    if v["id"]
+                        .as_str()
+                        .is_some_and(|i| Some(i) == mem.bet_id.as_deref())
+                    {
+                        mem.bet_in = None;
+                        mem.bet_id = None;
+                    }
+                }
+                Some("closed") => return Ok(false),
+                Some("view") => {
+                    let now = Instant::now();
+                    if !mem.pending.is_empty() {
+                        let mut g = self.tally.lock().await;
+                        for (_, at) in mem.pending.drain(..) {
+                            g.latencies
+                                .push(now.duration_since(at).as_secs_f64() * 1000.0);
+                        }
+                    }
+                    if self.on_view(&v, mem, &mut tx).await? {
+                        last_progress = Instant::now();
+                    }
+                    if mem.rounds >= self.cfg.rounds && v["in_play"] != true {
+                        let _ = tx
+                            .send(Message::text(json!({"type": "leave"}).to_string()))
+                            .await;
+                        let _ = tx.close().await;
+                        return Ok(true);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Reacts to a view; returns whether the round moved on.
+    async fn on_view<S>(&self, v: &Value, mem: &mut Memory, tx: &mut S) -> Result<bool, String>
+    where
+        S: futures_util::Sink<Message> + Unpin,
+        S::Error: std::fmt::Display,
+    {
+        let mut progress = false;
+        let round = v["round_id"].as_i64();
+        // A round the bot bet in that has ended: counted once.
+        if let (Some(b), Some(r)) = (mem.bet_in, round) {
+            if v["in_play"] != true && r == b && mem.counted != Some(b) {
+                mem.counted = Some(b);
+                mem.rounds += 1;
+                self.tally.lock().await.rounds += 1;
+                progress = true;
+            }
+        }
+        if v["you"]["seat"].is_null() && v["closed"].is_null() && mem.rounds < self.cfg.rounds {
+            mem.seated = false;
+        }
+        if v["you"]["may_bet"] != true {
+            // The bet is in (or betting is over): a new one may go in the next round.
+            mem.bet_id = None;
+        }
+        if v["you"]["may_bet"] == true && mem.rounds < self.cfg.rounds && mem.bet_id.is_none() {
+            if let Some(r) = round {
+                if mem.bet_in != Some(r) {
+                    let mut side = serde_json::Map::new();
+                    for b in v["limits"]["side_bets"].as_array().into_iter().flatten() {
+                        if let (Some(id), Some(min)) = (b["id"].as_str(), b["min"].as_str()) {
+                            side.insert(id.to_string(), json!(min));
+                        }
+                    }
+                    let id = self.next_id(mem);
+                    let bet = json!({
+                        "type": "bet", "round": r, "id": id,
+                        "spots": [{"spot": 1, "main": v["limits"]["main"]["min"], "side": side}],
+                    });
+                    mem.bet_id = Some(id.clone());
+                    self.send(tx, bet, mem, id).await?;
+                    mem.bet_in = Some(r);
+                    progress = true;
+                }
+            }
+        }
+        let Some(r) = round else { return Ok(progress) };
+        for d in v["you"]["decisions"].as_array().into_iter().flatten() {
+            if d["answered"] == true {
+                continue;
+            }
+            let choices: Vec<&str> = d["choices"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c["decision"].as_str())
+                .collect();
+            if choices.is_empty() {
+                continue;
+            }
+            let (spot, hand) = (
+                d["spot"].as_u64().unwrap_or(1),
+                d["hand"].as_u64().unwrap_or(1),
+            );
+            let cards = hand_cards(v, spot, hand);
+            let key = (r, spot, hand, cards.len());
+            if mem.sent.contains(&key) {
+                continue;
+            }
+            let word = if d["offer"] == true {
+                if choices.contains(&"decline") {
+                    "decline"
+                } else {
+                    choices[0]
+                }
+            } else {
+                self.choose(v, &cards, &choices)
+            };
+            let id = self.next_id(mem);
+            let act = json!({
+                "type": "act", "round": r, "spot": spot, "hand": hand,
+                "decision": word, "id": id,
+            });
+            self.send(tx, act, mem, id).await?;
+            mem.sent.push(key);
+            if mem.sent.len() > 64 {
+                mem.sent.remove(0);
+            }
+            progress = true;
+        }
+        Ok(progress)
+    }
+
+    fn next_id(&self, mem: &mut Memory) -> String {
+        mem.next_id += 1;
+        format!("{}-{}", self.name, mem.next_id)
+    }
+
+    async fn send<S>(
+        &self,
+        tx: &mut S,
+        m: Value,
+        mem: &mut Memory,
+        id: String,
+    ) -> Result<(), String>
+    where
+        S: futures_util::Sink<Message> + Unpin,
+        S::Error: std::fmt::Display,
+    {
+        tx.send(Message::text(m.to_string()))
+            .await
+            .map_err(|e| e.to_string())?;
+        mem.pending.push((id, Instant::now()));
+        self.tally.lock().await.actions += 1;
+        Ok(())
+    }
+
+    /// The basic strategy's play among the choices offered.
+    fn choose<'a>(&self, v: &Value, cards: &[u8], choices: &[&'a str]) -> &'a str {
+        let up = v["round"]["dealer"]["cards"]
+            .as_array()
+            .and_then(|c| c.first())
+            .and_then(|c| c.as_str())
+            .map(card_value)
+            .unwrap_or(10);
+        let game = v["game"].as_str().unwrap_or_default();
+        let total: u8 = cards.iter().sum();
+        let soft = cards.contains(&1) && total + 10 <= 21;
+        let best = if soft { total + 10 } else { total };
+        let (kind, key) = if cards.len() == 2 && cards[0] == cards[1] && choices.contains(&"split")
+        {
+            (HandKind::Pair, cards[0])
+        } else if soft {
+            (HandKind::Soft, best)
+        } else {
+            (HandKind::Hard, best.max(4))
+        };
+        let ranking: Vec<Play> = self
+            .strategies
+            .get(game)
+            .and_then(|s| s.cell(kind, key, up).ok())
+            .map(|c| c.ranking().to_vec())
+            .unwrap_or_else(|| {
+                if best >= 17 {
+                    vec![Play::Stand, Play::Hit]
+                } else {
+                    vec![Play::Hit, Play::Stand]
+                }
+            });
+        for p in ranking {
+            let w = match p {
+                Play::Stand => "stand",
+                Play::Hit => "hit",
+                Play::Double => "double",
+                Play::Split => "split",
+                Play::Surrender => "surrender",
+            };
+            if let Some(c) = choices.iter().find(|c| **c == w) {
+                return c;
+            }
+        }
+        if choices.contains(&"stand") {
+            "stand"
+        } else {
+            choices[0]
+        }
+    }
+}
+
+/// The values (ace = 1, tens = 10) of the cards of the bot's hand.
+fn hand_cards(v: &Value, spot: u64, hand: u64) -> Vec<u8> {
+    let seat = &v["you"]["seat"];
+    v["round"]["spots"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|s| &s["seat"] == seat && s["spot"] == spot)
+        .and_then(|s| s["hands"].as_array())
+        .and_then(|h| h.iter().find(|h| h["hand"] == hand))
+        .and_then(|h| h["cards"].as_array())
+        .map(|c| {
+            c.iter()
+                .filter_map(|c| c.as_str())
+                .map(card_value)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A card's blackjack value from its text (`7h`: 7, `Qs`: 10, `Ad`: 1).
+fn card_value(c: &str) -> u8 {
+    match c.chars().next() {
+        Some('A') => 1,
+        Some(d @ '2'..='9') => d as u8 - b'0',
+        _ => 10,
+    }
+}

@@ -1,0 +1,81 @@
+//! `felt bots`: load-testing players through the server's own protocol.
+
+use anyhow::{Context, Result};
+use felt_server::bots::{self, BotsConfig};
+use std::time::Duration;
+
+/// Arguments of `felt bots`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The server, e.g. http://127.0.0.1:8080.
+    #[arg(long)]
+    pub server: String,
+    /// Tables to play at (the lobby's first N open tables).
+    #[arg(long, default_value_t = 1)]
+    pub tables: usize,
+    /// Bots per table.
+    #[arg(long, default_value_t = 1)]
+    pub players: usize,
+    /// Rounds each bot plays.
+    #[arg(long, default_value_t = 10)]
+    pub rounds: u64,
+    /// The bots' account names start with this (accounts are made, or logged in to).
+    #[arg(long, default_value = "bot")]
+    pub prefix: String,
+    /// A bot that sees no progress for this many seconds is counted as an error.
+    #[arg(long, default_value_t = 120)]
+    pub stall_secs: u64,
+    /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the bots and prints the report.
+pub fn run(a: &Args) -> Result<()> {
+    anyhow::ensure!(a.tables >= 1, "--tables must be at least 1");
+    anyhow::ensure!(
+        (1..=7).contains(&a.players),
+        "--players is bots per table: 1 to 7"
+    );
+    anyhow::ensure!(
+        a.server.starts_with("http://") || a.server.starts_with("https://"),
+        "--server {}: write the server's address as http://HOST:PORT",
+        a.server
+    );
+    let cfg = BotsConfig {
+        server: a.server.trim_end_matches('/').to_string(),
+        tables: a.tables,
+        players: a.players,
+        rounds: a.rounds,
+        prefix: a.prefix.clone(),
+        stall: Duration::from_secs(a.stall_secs),
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let report = rt.block_on(bots::run(cfg)).map_err(anyhow::Error::msg)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{} rounds, {} actions, {} refusals, {} errors, {} reconnects in {:.1} s: {:.1} rounds/s; \
+             action to view p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms",
+            report.rounds,
+            report.actions,
+            report.refusals,
+            report.errors,
+            report.reconnects,
+            report.seconds,
+            report.rounds_per_s,
+            report.latency_ms.p50,
+            report.latency_ms.p95,
+            report.latency_ms.p99
+        );
+        for m in &report.error_messages {
+            println!("  error: {m}");
+        }
+    }
+    anyhow::ensure!(report.errors == 0, "{} bot(s) failed", report.errors);
+    Ok(())
+}
