@@ -418,7 +418,13 @@ impl Bot {
         if v["you"]["seat"].is_null() && v["closed"].is_null() && mem.rounds < self.cfg.rounds {
             mem.seated = false;
         }
-        if v["you"]["may_bet"] != true {
+        let me = &v["you"]["seat"];
+        let has_bet = v["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|s| &s["seat"] == me && s["has_bet"] == true);
+        if has_bet || (v["in_play"] == true && v["round"]["phase"] != "betting") {
             // The bet is in (or betting is over): a new one may go in the next round.
             mem.bet_id = None;
         }

@@ -170,6 +170,7 @@ pub fn spawn(
         closed: None,
         last: None,
         side_names,
+        announced: Vec::new(),
     };
     actor.recover()?;
     let handle = std::thread::Builder::new()
@@ -220,10 +221,11 @@ struct Window {
 
 struct RoundState {
     live: Live,
-    /// The id the round was announced under when betting opened (the books give a
-    /// round its id when its first bet is written: another table may take the one
-    /// expected, so bets naming the announced id are the bets of this round).
-    announced: RoundId,
+    /// The ids this betting window was announced under (the books give a round its
+    /// id when its first bet is written: another table may take the one expected, and
+    /// a window set up again for a newcomer may expect another), so bets naming any
+    /// of them are bets of this round.
+    announced: Vec<RoundId>,
     seats: SeatMap,
     /// Engine seats that have bet.
     bet: BTreeSet<u8>,
@@ -278,6 +280,8 @@ struct Actor {
     closed: Option<String>,
     last: Option<Last>,
     side_names: Vec<(String, String)>,
+    /// The ids of betting windows dropped before any bet (see `RoundState::announced`).
+    announced: Vec<RoundId>,
 }
 
 /// A failure of the books: the table stops taking actions and says so.
@@ -406,7 +410,7 @@ impl Actor {
                     }
                     let bet = (0..live.setup.players.len() as u8).collect();
                     self.round = Some(RoundState {
-                        announced: live.id,
+                        announced: vec![live.id],
                         live,
                         seats: SeatMap(map),
                         bet,
@@ -453,7 +457,7 @@ impl Actor {
                 self.closed = Some(reason);
                 // No new round: a pending one (nothing written) is dropped.
                 if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
-                    self.round = None;
+                    self.drop_pending();
                     self.timer = None;
                 }
                 if self.round.is_none() {
@@ -668,7 +672,7 @@ impl Actor {
         });
         // A round nobody has bet on yet is set up again with the newcomer.
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
-            self.round = None;
+            self.drop_pending();
             self.timer = None;
         }
         self.publish_info();
@@ -701,7 +705,7 @@ impl Actor {
         }
         self.unseat(player);
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
-            self.round = None;
+            self.drop_pending();
             self.timer = None;
         }
         self.publish_info();
@@ -808,7 +812,7 @@ impl Actor {
         let Some(r) = self.round.as_mut() else {
             return Ok(());
         };
-        let round = if round == r.announced {
+        let round = if r.announced.contains(&round) {
             r.live.id
         } else {
             round
@@ -1153,6 +1157,16 @@ impl Actor {
         self.publish_info();
     }
 
+    /// Drops a round nobody has bet on (nothing of it is in the books), keeping the
+    /// ids its window was announced under for the next window.
+    fn drop_pending(&mut self) {
+        if let Some(r) = self.round.take() {
+            self.announced.extend(r.announced);
+            let keep = self.announced.len().saturating_sub(16);
+            self.announced.drain(..keep);
+        }
+    }
+
     /// Keeps the settlements among `events` in the round's list.
     fn note(&mut self, events: &[Event]) {
         let Some(r) = self.round.as_mut() else { return };
@@ -1187,8 +1201,10 @@ impl Actor {
                 Live::begin(s, &self.ctx, d, &players, spots)
             })
             .map_err(|e| e.to_string())?;
+        let mut announced = std::mem::take(&mut self.announced);
+        announced.push(live.id);
         self.round = Some(RoundState {
-            announced: live.id,
+            announced,
             live,
             seats: SeatMap(seated.iter().map(|(s, _)| *s).collect()),
             bet: BTreeSet::new(),
@@ -1225,7 +1241,7 @@ impl Actor {
                     self.deal()
                 } else {
                     // Nobody bet: the round was never written; a new window opens.
-                    self.round = None;
+                    self.drop_pending();
                     Ok(())
                 }
             }

@@ -1,0 +1,185 @@
+//! A server in the test's process on a free port, and a raw WebSocket client.
+
+#![allow(dead_code)]
+
+use felt_server::app::{self, Server, Settings, Shared};
+use felt_server::config;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+/// A running server.
+pub struct Running {
+    pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+    pub url: String,
+    pub state: Shared,
+    pub stop: Option<tokio::sync::oneshot::Sender<()>>,
+    pub task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+fn preset(name: &str) -> Result<felt_core::Rules, String> {
+    match felt_core::presets::load(name) {
+        Some(r) => r.map_err(|e| e.to_string()),
+        None => Err(format!("no game `{name}`")),
+    }
+}
+
+/// The tables file of one table per preset, short timers, no pause.
+pub fn every_game(decision_secs: u32) -> String {
+    felt_core::presets::names()
+        .map(|n| {
+            format!(
+                "[[table]]\nname = \"{n}\"\ngame = \"{n}\"\nbetting_secs = 30\ndecision_secs = {decision_secs}\npause_ms = 0\n"
+            )
+        })
+        .collect()
+}
+
+/// Starts a server with this tables file on new books.
+pub async fn start(tables: &str) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    start_on(dir, db, tables).await
+}
+
+/// Starts a server on these books.
+pub async fn start_on(dir: tempfile::TempDir, db: PathBuf, tables: &str) -> Running {
+    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
+    let store = felt_store::SqliteStore::open(&db).unwrap();
+    let settings = Settings {
+        rate_per_s: 50.0,
+        burst: 60.0,
+        ..Settings::default()
+    };
+    let state = Server::start(Box::new(store), cfg, settings).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(app::serve(
+        listener,
+        state.clone(),
+        async move {
+            let _ = rx.await;
+        },
+        Duration::from_secs(5),
+    ));
+    Running {
+        dir,
+        db,
+        url,
+        state,
+        stop: Some(tx),
+        task,
+    }
+}
+
+impl Running {
+    /// Stops the server (SIGTERM's path) and waits for it.
+    pub async fn stop(mut self) -> (tempfile::TempDir, PathBuf) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.task.await;
+        (self.dir, self.db)
+    }
+}
+
+/// Registers `name`; returns its session cookie (`felt_session=...`).
+pub async fn register(url: &str, name: &str) -> String {
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/register"))
+        .json(&json!({"name": name, "password": format!("{name}-secret")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// A raw WebSocket client.
+pub struct Client {
+    pub tx: futures_util::stream::SplitSink<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+        Message,
+    >,
+    pub rx: futures_util::stream::SplitStream<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+    >,
+    /// Every frame received, in order.
+    pub frames: Vec<Value>,
+}
+
+/// Connects with this cookie (and `Origin`, if given).
+pub async fn connect(
+    url: &str,
+    cookie: Option<&str>,
+    origin: Option<&str>,
+) -> Result<Client, String> {
+    let mut req = format!("{}/ws", url.replacen("http", "ws", 1))
+        .into_client_request()
+        .unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", c.parse().unwrap());
+    }
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .map_err(|e| e.to_string())?;
+    let (tx, rx) = ws.split();
+    Ok(Client {
+        tx,
+        rx,
+        frames: Vec::new(),
+    })
+}
+
+impl Client {
+    /// Sends a text message.
+    pub async fn send(&mut self, v: &str) {
+        self.tx.send(Message::text(v.to_string())).await.unwrap();
+    }
+
+    /// The next frame (within `secs`), kept in `frames`.
+    pub async fn next(&mut self, secs: u64) -> Option<Value> {
+        loop {
+            let m = tokio::time::timeout(Duration::from_secs(secs), self.rx.next())
+                .await
+                .ok()??
+                .ok()?;
+            if let Message::Text(t) = m {
+                let v: Value = serde_json::from_str(&t).unwrap();
+                self.frames.push(v.clone());
+                return Some(v);
+            }
+        }
+    }
+
+    /// Frames until one matches `f` (within `secs` each).
+    pub async fn until(&mut self, secs: u64, f: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let v = self
+                .next(secs)
+                .await
+                .expect("the server sent nothing in time");
+            if f(&v) {
+                return v;
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! The server end to end: bots play every game through the protocol, a spectator's
+//! every frame is checked for hidden cards, the books balance and every round replays
+//! identical to its log.
+
+mod common;
+
+use common::{connect, every_game, register, start};
+use felt_server::bots::{self, BotsConfig};
+use felt_store::{SqliteStore, Store};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Every card text anywhere in a frame.
+fn card_texts(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if s.parse::<felt_core::Card>().is_ok() && s.len() <= 3 => {
+            out.push(s.clone())
+        }
+        Value::Array(a) => a.iter().for_each(|x| card_texts(x, out)),
+        Value::Object(m) => m.values().for_each(|x| card_texts(x, out)),
+        _ => {}
+    }
+}
+
+/// The cards a view shows face up: every hand's and the dealer's.
+fn shown(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    card_texts(&v["round"]["spots"], &mut out);
+    card_texts(&v["round"]["dealer"]["cards"], &mut out);
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_the_books_replay() {
+    let server = start(&every_game(30)).await;
+    // A spectator at every table records every frame.
+    let mut spectators = Vec::new();
+    let cookie = register(&server.url, "watcher").await;
+    for g in felt_core::presets::names() {
+        let mut c = connect(&server.url, Some(&cookie), None).await.unwrap();
+        c.send(&format!(r#"{{"type":"hello","version":1,"table":"{g}"}}"#))
+            .await;
+        spectators.push(c);
+    }
+    let cfg = BotsConfig {
+        server: server.url.clone(),
+        tables: 6,
+        players: 2,
+        rounds: 6,
+        prefix: "bot".to_string(),
+        stall: Duration::from_secs(60),
+    };
+    let report = bots::run(cfg).await.unwrap();
+    assert_eq!(report.errors, 0, "{:?}", report.error_messages);
+    assert_eq!(report.rounds, 6 * 2 * 6);
+    assert_eq!(report.refusals, 0, "{:?}", report.refusal_examples);
+    for c in spectators.iter_mut() {
+        while c.next(1).await.is_some() {}
+    }
+    let (_dir, db) = server.stop().await;
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(store.check_books().unwrap().is_sound());
+    // Each round's hole card, from the house's log.
+    let mut holes: BTreeMap<i64, String> = BTreeMap::new();
+    let rounds = store.history(1_000).unwrap();
+    assert!(rounds.len() >= 6 * 6 / 1, "{} rounds", rounds.len());
+    for r in &rounds {
+        let ctx = felt_session::journal::ctx_for(&store, r).unwrap();
+        let replayed = felt_session::journal::replay(&ctx, r).unwrap();
+        assert!(
+            replayed.differences.is_empty(),
+            "round {}: {:?}",
+            r.id,
+            replayed.differences
+        );
+        for e in &r.events {
+            let v: Value = serde_json::from_str(&e.json).unwrap();
+            if v["event"] == "dealt" && v["face_up"] == false {
+                let c: felt_core::Card = serde_json::from_value(v["card"].clone()).unwrap();
+                holes.insert(r.id.0, c.to_string());
+            }
+        }
+    }
+    let mut checked = 0;
+    for c in &spectators {
+        assert!(c.frames.iter().any(|f| f["type"] == "view"));
+        for f in &c.frames {
+            if f["round"]["dealer"]["hole"] != "face-down" {
+                continue;
+            }
+            let mut all = Vec::new();
+            card_texts(f, &mut all);
+            let visible = shown(f);
+            // No card in the frame that the table does not show face up.
+            for card in &all {
+                assert!(
+                    visible.contains(card),
+                    "frame holds {card}, not on the table: {f}"
+                );
+            }
+            let id = f["round_id"].as_i64().unwrap();
+            if let Some(h) = holes.get(&id) {
+                assert!(
+                    !all.contains(h) || visible.contains(h),
+                    "round {id}'s hole card {h} in a frame before it is turned: {f}"
+                );
+                checked += 1;
+            }
+            // The view's events never carry a face-down card's value.
+            for e in f["events"].as_array().into_iter().flatten() {
+                if e["face_up"] == false {
+                    assert!(e.get("card").is_none(), "{e}");
+                }
+            }
+        }
+        // Sequence numbers rise by one.
+        let seqs: Vec<u64> = c
+            .frames
+            .iter()
+            .filter(|f| f["type"] != "welcome")
+            .filter_map(|f| f["seq"].as_u64())
+            .collect();
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
+    }
+    assert!(
+        checked > 20,
+        "only {checked} frames with a hole card face down"
+    );
+}
