@@ -329,3 +329,117 @@ fn a_full_disk_or_file_size_limit_stops_play_with_a_clear_error_and_loses_nothin
     assert!(t.contains("leaves the table with"), "{t}");
     sound_balances(&db);
 }
+
+/// Plays `game` (a preset or a rules file) on fresh books, dealing `cards` first.
+fn play_stacked(game: &str, cards: &str, extra: &[&str], input: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = dir.path().join("shoe.txt");
+    std::fs::write(&shoe, cards).unwrap();
+    let mut args = vec![
+        "play",
+        game,
+        "--seed",
+        "1",
+        "--shoe",
+        shoe.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    ok(&felt(&db, &args, input))
+}
+
+/// The line after the answer `answer` to the question `question`.
+fn reply_to(t: &str, question: &str, answer: &str) -> String {
+    let lines: Vec<&str> = t.lines().collect();
+    let i = lines
+        .iter()
+        .position(|l| *l == format!("{question}? {answer}"))
+        .unwrap_or_else(|| panic!("no `{question}` answered `{answer}` in\n{t}"));
+    lines[i + 1].to_string()
+}
+
+#[test]
+fn c_10_a_refused_choice_is_answered_with_the_engines_reason_and_asked_again() {
+    // Classic resplits to four hands: a fourth pair is not split.
+    let t = play_stacked(
+        "classic",
+        "8h 9c 8d 7s 8c 8s 8h",
+        &[],
+        "10\np\np\np\np\nq\n",
+    );
+    let menu = "Seat 1 hand 1: [h]it, [s]tand, [d]ouble 10.00?";
+    assert_eq!(
+        reply_to(&t, &menu[..menu.len() - 1], "p"),
+        "  ! the hand limit of 4 is reached",
+        "{t}"
+    );
+    // Asked again, with the choices.
+    let after = &t[t.find("hand limit of 4").unwrap()..];
+    assert!(after.lines().nth(1).unwrap().starts_with(menu), "{t}");
+
+    // Lucky 7 splits once.
+    let t = play_stacked("lucky-7", "8h 9c 8d 7s 8c", &[], "10\nn\np\np\nq\n");
+    assert_eq!(
+        reply_to(&t, "Seat 1 hand 1: [h]it, [s]tand, [d]ouble 10.00", "p"),
+        "  ! no resplit in this game: a spot is split once",
+        "{t}"
+    );
+
+    // Even money, not insurance, for a blackjack against an ace.
+    let t = play_stacked("classic", "Ah 6c Kd As", &[], "10\ni\nn\nq\n");
+    assert_eq!(
+        reply_to(
+            &t,
+            "Seat 1: the dealer shows an ace: even money? [e]ven money, [n]o thanks",
+            "i"
+        ),
+        "  ! insurance is not offered to a blackjack: even money is",
+        "{t}"
+    );
+
+    // Surrender on the first two cards only (Lucky Ladies surrenders late).
+    let t = play_stacked("lucky-ladies", "5h 9c 4d 7s 2c", &[], "10\n0\nh\nr\nq\n");
+    assert_eq!(
+        reply_to(&t, "Seat 1: [h]it, [s]tand", "r"),
+        "  ! surrender only on the first two cards",
+        "{t}"
+    );
+
+    // A double the balance cannot cover.
+    let t = play_stacked(
+        "classic",
+        "5h 9c 6d 7s",
+        &["--bankroll", "10"],
+        "10\nd\nq\n",
+    );
+    assert_eq!(
+        reply_to(&t, "Seat 1: [h]it, [s]tand", "d"),
+        "  ! the balance of 0.00 does not cover 10.00",
+        "{t}"
+    );
+
+    // No double after a split, in a game of one's own.
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("no-das.toml");
+    let classic = ok(&common::run(
+        ["rules", "classic", "--toml"],
+        common::NO_DB,
+        "",
+    ));
+    std::fs::write(
+        &game,
+        classic.replace("double_after_split = true", "double_after_split = false"),
+    )
+    .unwrap();
+    let t = play_stacked(
+        game.to_str().unwrap(),
+        "8h 9c 8d 7s 3c",
+        &[],
+        "10\np\nd\nq\n",
+    );
+    assert_eq!(
+        reply_to(&t, "Seat 1 hand 1: [h]it, [s]tand", "d"),
+        "  ! no double after a split in this game",
+        "{t}"
+    );
+}

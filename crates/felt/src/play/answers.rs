@@ -95,34 +95,54 @@ fn refuse_amount(m: Money, r: felt_core::round::AmountRange) -> String {
     }
 }
 
-/// Reads a choice; refuses what is not offered, saying what is.
-pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
+/// What a choice needs besides the answer: the legal choices, the hand's stake (the
+/// amount of a double, or twice an insurance, when the answer gives none and none is
+/// offered), and the engine's check of a decision.
+pub struct Choice<'a, F> {
+    /// The legal choices now.
+    pub legal: &'a felt_core::Legal,
+    /// The stake of the hand deciding.
+    pub stake: Money,
+    /// The engine's verdict on a decision (`Round::check_decision`).
+    pub check: F,
+}
+
+/// Reads a choice; a decision the engine refuses is answered with the engine's reason
+/// (C-10), and the question, asked again, shows the choices.
+pub fn parse_decision<F>(s: &str, c: &Choice<'_, F>) -> Result<Decision, String>
+where
+    F: Fn(Decision) -> Result<(), felt_core::ActionError>,
+{
+    let legal = c.legal;
     let mut words = s.split_whitespace();
     let word = words.next().unwrap_or("").to_ascii_lowercase();
     let amount = words.next();
-    let pick = |range: Option<felt_core::round::AmountRange>| -> Result<Money, String> {
-        let r = range.ok_or("no amount is offered")?;
-        match amount {
-            None => Ok(r.max),
-            Some(t) => {
-                let m: Money = t
-                    .parse()
-                    .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())?;
-                if r.allows(m) {
-                    Ok(m)
-                } else {
-                    Err(refuse_amount(m, r))
-                }
+    // The amount given, else the most offered, else (nothing offered: the engine says
+    // why) the full amount.
+    let pick =
+        |range: Option<felt_core::round::AmountRange>, full: Money| -> Result<Money, String> {
+            let given = amount
+                .map(|t| {
+                    t.parse::<Money>()
+                        .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())
+                })
+                .transpose()?;
+            match (range, given) {
+                (None, g) => Ok(g.unwrap_or(full)),
+                (Some(r), None) => Ok(r.max),
+                (Some(r), Some(m)) if r.allows(m) => Ok(m),
+                (Some(r), Some(m)) => Err(refuse_amount(m, r)),
             }
-        }
-    };
+        };
     let d = match word.as_str() {
         "h" | "hit" => Decision::Hit,
         "s" | "stand" => Decision::Stand,
-        "d" | "double" => Decision::Double(pick(legal.double)?),
+        "d" | "double" => Decision::Double(pick(legal.double, c.stake)?),
         "p" | "split" => Decision::Split,
         "r" | "surrender" => Decision::Surrender,
-        "i" | "insurance" | "insure" => Decision::Insure(pick(legal.insurance)?),
+        "i" | "insurance" | "insure" => {
+            Decision::Insure(pick(legal.insurance, Money(c.stake.as_cents() / 2))?)
+        }
         "e" | "even" | "even-money" => Decision::EvenMoney,
         "n" | "no" => Decision::Decline,
         "" => return Err(format!("choose one of: {}", choice_menu(legal))),
@@ -134,12 +154,7 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
     if words.next().is_some() {
         return Err("too many words: give a choice and at most one amount".to_string());
     }
-    if !legal.decisions.allows(d) {
-        return Err(format!(
-            "not offered now; choose one of: {}",
-            choice_menu(legal)
-        ));
-    }
+    (c.check)(d).map_err(|e| e.to_string())?;
     Ok(d)
 }
 
@@ -147,6 +162,22 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
 mod amount_tests {
     use super::*;
     use felt_core::round::{AmountRange, Decisions, Turn};
+
+    /// `parse_decision` with an engine that takes whatever the legal set allows.
+    fn parse(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
+        let c = Choice {
+            legal,
+            stake: Money::cents(1000),
+            check: |d: Decision| {
+                if legal.decisions.allows(d) {
+                    Ok(())
+                } else {
+                    Err(felt_core::ActionError::NoChanceStep)
+                }
+            },
+        };
+        parse_decision(s, &c)
+    }
 
     fn insurance(min: i64, max: i64, step: i64, full: i64) -> felt_core::Legal {
         felt_core::Legal {
@@ -166,23 +197,23 @@ mod amount_tests {
     fn c_6_an_amount_between_steps_says_the_step_and_one_out_of_range_the_range() {
         // Lucky Ladies, a 10.00 bet: insurance from 1.00 to 5.00 in steps of 1.00.
         let legal = insurance(100, 500, 100, 500);
-        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        let e = parse("i 2.50", &legal).unwrap_err();
         assert_eq!(
             e,
             "2.50 is not allowed: amounts go in steps of 1.00 from 1.00 to 5.00"
         );
-        let e = parse_decision("i 7", &legal).unwrap_err();
+        let e = parse("i 7", &legal).unwrap_err();
         assert_eq!(e, "7.00 is not allowed: 1.00 to 5.00 in steps of 1.00");
         assert_eq!(
-            parse_decision("i 2", &legal),
+            parse("i 2", &legal),
             Ok(Decision::Insure(Money::cents(200)))
         );
         // Half of a 7.00 bet: 3.50 is allowed as the full amount, and said so.
         let legal = insurance(100, 350, 100, 350);
-        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        let e = parse("i 2.50", &legal).unwrap_err();
         assert!(e.ends_with("or exactly 3.50"), "{e}");
         assert_eq!(
-            parse_decision("i 3.50", &legal),
+            parse("i 3.50", &legal),
             Ok(Decision::Insure(Money::cents(350)))
         );
     }

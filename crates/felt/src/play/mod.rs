@@ -17,7 +17,7 @@ mod files;
 mod input;
 pub mod render;
 
-use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no};
+use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no, Choice};
 use anyhow::{Context, Result};
 use felt_core::round::{Action, Event, Turn};
 use felt_core::rules::OnCrash;
@@ -784,7 +784,20 @@ impl Session<'_> {
                         ""
                     };
                     let q = format!("{who}: {offer}{menu}?");
-                    let decision = match p.ask(&q, |s| parse_decision(s, &legal)) {
+                    let at = felt_core::round::HandRef { spot, hand };
+                    let stake = view
+                        .spots
+                        .iter()
+                        .find(|s| s.seat == seat && s.spot == spot)
+                        .and_then(|s| s.hands.get(usize::from(hand)))
+                        .map_or(Money::ZERO, |h| h.stake);
+                    let engine = &live.engine;
+                    let choice = Choice {
+                        legal: &legal,
+                        stake,
+                        check: |d| engine.check_decision(seat, Some(at), d),
+                    };
+                    let decision = match p.ask(&q, |s| parse_decision(s, &choice)) {
                         Answer::Quit => return Ok(false),
                         Answer::Value(d) => d,
                     };
@@ -794,7 +807,7 @@ impl Session<'_> {
                         // The decision names its hand: it cannot land on another.
                         Some(Action::Play {
                             seat,
-                            at: Some(felt_core::round::HandRef { spot, hand }),
+                            at: Some(at),
                             decision,
                         }),
                     )? {
