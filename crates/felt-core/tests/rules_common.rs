@@ -7,7 +7,7 @@ use common::*;
 use felt_core::round::{
     BetKind, Decisions, Event, NotOfferedWhy, Offer, Outcome, ShuffleWhy, Target, Turn,
 };
-use felt_core::rules::{DoubleOn, Rounding, SplitPairs, Surrender};
+use felt_core::rules::{DoubleOn, InsuranceOffer, Rounding, SplitPairs, Surrender};
 use felt_core::{Action, ActionError, Decision, Money, Phase, Ratio};
 
 fn dealt_to(t: &T) -> Vec<(Target, String, bool)> {
@@ -100,6 +100,7 @@ fn c_2_an_exact_table_refuses_a_bet_whose_payout_is_not_whole_cents() {
         f.main_bet.min = m("0.05");
         f.main_bet.increment = m("0.05");
         f.main_bet.blackjack_pays = Ratio::new(2, 1).unwrap();
+        f.insurance.offer = InsuranceOffer::Half;
         f.table.rounding = Rounding::Exact;
     });
     let mut t = T::new(&r, 1, &[]);
@@ -308,8 +309,47 @@ fn c_5_a_bet_that_needs_a_later_card_waits_for_it() {
 // ---- C-6 -------------------------------------------------------------------
 
 #[test]
-fn c_6_insurance_is_half_the_bet_and_pays_two_to_one_at_the_peek() {
+fn c_6_insurance_is_any_amount_up_to_half_in_classic() {
     let mut t = T::new(&rules("classic"), 1, &stack(&["Th 9c"], "Kd", "As", ""));
+    t.bet(0, 0, "10");
+    t.deal();
+    let r = t.round.legal_actions().insurance.unwrap();
+    assert_eq!((r.min, r.max, r.step), (m("1"), m("5"), m("1")));
+    assert!(matches!(
+        t.play(0, Decision::Insure(m("2.50"))),
+        Err(ActionError::WrongAmount { .. })
+    ));
+    t.ok(0, Decision::Insure(m("2")));
+    assert_eq!(t.result(0, 0, 0, "insurance"), (Outcome::Win, m("6")));
+    assert_eq!(t.net(0), m("-6")); // the main bet lost to the natural, +4.00 insured
+    t.check();
+}
+
+#[test]
+fn c_6_insurance_up_to_what_the_balance_covers_and_that_amount_is_allowed() {
+    // Two spots of 500.00 and 499.00 leave 1.00: each may insure for 1.00 at most,
+    // and the offer's full amount is that 1.00, not the half it cannot cover.
+    let mut t = T::new(
+        &rules("classic"),
+        1,
+        &stack(&["Th 9c", "Td 8c"], "7d", "As", ""),
+    );
+    t.bet(0, 0, "500");
+    t.bet(0, 1, "499");
+    t.deal();
+    let r = t.round.legal_actions().insurance.unwrap();
+    assert_eq!((r.min, r.max, r.full), (m("1"), m("1"), m("1")));
+    assert!(matches!(
+        t.play(0, Decision::Insure(m("250"))),
+        Err(ActionError::InsufficientBalance { .. })
+    ));
+    t.ok(0, Decision::Insure(r.full));
+    assert_eq!(t.round.balance(0), Some(Money::ZERO));
+}
+
+#[test]
+fn c_6_insurance_is_exactly_half_in_lucky_7_and_pays_two_to_one_at_the_peek() {
+    let mut t = T::new(&rules("lucky-7"), 1, &stack(&["Th 9c"], "Kd", "As", ""));
     t.bet(0, 0, "10");
     t.deal();
     assert_eq!(t.round.phase(), Phase::Insurance);

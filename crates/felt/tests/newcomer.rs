@@ -340,3 +340,100 @@ fn b7_1_the_meter_curve_reads_at_round_meters_through_break_even() {
         assert!(*meters.last().unwrap() >= analysed, "{args:?}");
     }
 }
+
+/// `felt play ARGS --db DB` (or any command) on `input`, which must succeed.
+fn at(db: &std::path::Path, args: &[&str], input: &str) -> String {
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(["--db", db.to_str().unwrap()]);
+    let o = common::run(&args, NO_DB, input);
+    assert!(o.status.success(), "felt {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn c_6_insurance_is_any_amount_up_to_half_in_four_presets_and_exactly_half_in_lucky_7() {
+    let dir = tempfile::tempdir().unwrap();
+    // Player 9 7 against a dealer ace (hole 6).
+    let shoe = dir.path().join("shoe.txt");
+    std::fs::write(&shoe, "9h 6c 7d As").unwrap();
+    let shoe = shoe.to_str().unwrap();
+    // (game, answers to its side-bet questions, the smallest insurance: the increment)
+    for (game, side, min) in [
+        ("classic", "", "1.00"),
+        ("lucky-lucky", "0\n", "1.00"),
+        ("blazing-7s", "n\n", "1.00"),
+        ("blackjack-bonus", "0\n0\n", "0.50"),
+    ] {
+        let db = dir.path().join(format!("{game}.db"));
+        let t = at(
+            &db,
+            &["play", game, "--seed", "1", "--shoe", shoe],
+            &format!("10\n{side}i 2.00\ns\nq\n"),
+        );
+        assert!(
+            t.contains(&format!("[i]nsurance (i AMOUNT, {min} to 5.00)")),
+            "{game}: {t}"
+        );
+        assert!(t.contains("Seat 1 Insurance: loses: -2.00"), "{game}: {t}");
+        assert!(t.contains("Seat 1 balance: 988.00"), "{game}: {t}");
+        let card = ok(&["rules", game]);
+        assert!(
+            card.contains("any amount up to half the bet"),
+            "{game}: {card}"
+        );
+    }
+    // Lucky 7 keeps exactly half.
+    let db = dir.path().join("lucky-7.db");
+    let t = at(
+        &db,
+        &["play", "lucky-7", "--seed", "1", "--shoe", shoe],
+        "10\nn\ni 2.00\ni\ns\nq\n",
+    );
+    assert!(t.contains("[i]nsurance 5.00"), "{t}");
+    assert!(t.contains("Seat 1 Insurance: loses: -5.00"), "{t}");
+}
+
+/// Books written by felt before schema 2 (`fixtures/books-v1.db`) name their rules by
+/// preset and by the SHA-256 of the rules' JSON form. Classic and Blazing 7s have
+/// changed since (insurance up to half): their rounds replay under the presets' frozen
+/// earlier texts, identical to their logs.
+#[test]
+fn c_11_a_v1_round_replays_identical_after_its_preset_changed() {
+    use felt_session::journal::{legacy_rules_hash, setup_of};
+    use felt_store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/books-v1.db"),
+        &db,
+    )
+    .unwrap();
+    // Opened once for writing (another player's table: round 6 stays open).
+    at(&db, &["play", "lucky-7", "--player", "someone-else"], "q\n");
+    let store = felt_store::SqliteStore::open(&db).unwrap();
+    let mut changed = Vec::new();
+    for id in 1..=6 {
+        let rec = store.round(felt_store::RoundId(id)).unwrap().unwrap();
+        let setup = setup_of(&rec).unwrap().unwrap();
+        let now = felt_core::presets::load(&setup.rules).unwrap().unwrap();
+        if legacy_rules_hash(&now) != setup.rules_sha256 {
+            changed.push(setup.rules.clone());
+        }
+    }
+    drop(store);
+    changed.dedup();
+    assert!(
+        changed.contains(&"classic".to_string()) && changed.contains(&"blazing-7s".to_string()),
+        "the presets these rounds name have changed since: {changed:?}"
+    );
+    let t = at(&db, &["replay", "--all"], "");
+    assert!(
+        t.contains("6 rounds replayed: 6 identical to their stored log, 0 differ."),
+        "{t}"
+    );
+    // The open classic round resumes under its rules and finishes.
+    let t = at(&db, &["play", "classic"], "s\nq\n");
+    assert!(t.contains("Round 6 was interrupted: it resumes"), "{t}");
+    let t = at(&db, &["replay", "--all"], "");
+    assert!(t.contains(" 0 differ."), "{t}");
+}

@@ -180,7 +180,9 @@ impl std::ops::BitOr for Decisions {
 }
 
 /// The amounts allowed for a double or an insurance: multiples of `step` from `min`
-/// to `max`, and `full` itself (the full bet, or exactly half of it) when `full <= max`.
+/// to `max`, and `full` itself when `full <= max`. The engine's offers set `full` to
+/// the full amount (the bet, or exactly half of it), or to what the balance covers of
+/// it when that is less: an offer's `full` is always an allowed amount.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct AmountRange {
     /// Smallest amount.

@@ -372,11 +372,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 if max < cfg.insurance_min || max <= Money::ZERO {
                     return None;
                 }
+                // `max` is half the bet, or what the balance covers of it: always
+                // allowed, off-step or not.
                 AmountRange {
                     min: cfg.insurance_min,
                     max,
                     step,
-                    full: half,
+                    full: max,
                 }
             }
         };
@@ -436,7 +438,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     min,
                     max,
                     step,
-                    full,
+                    full: max,
                 })
             } else {
                 (balance >= full).then(|| AmountRange::exactly(full))
