@@ -443,3 +443,78 @@ fn c_10_a_refused_choice_is_answered_with_the_engines_reason_and_asked_again() {
         "{t}"
     );
 }
+
+#[test]
+fn c_9_soft_totals_say_soft_and_a_dealer_with_no_hand_to_beat_does_not_draw() {
+    // Split aces take one card each: A 9 stands on soft 20.
+    let t = play_stacked("classic", "Ah 6c Ad 5s 9h 9d", &[], "10\np\nq\n");
+    assert!(t.contains("Seat 1 hand 1 stands on soft 20."), "{t}");
+    assert!(t.contains("Seat 1 hand 2 stands on soft 20."), "{t}");
+    assert!(t.contains("  Seat 1: A♥ A♦  (soft 12)  bet 10.00"), "{t}");
+    // Lucky Ladies hits soft 17 (H17): the dealer's soft totals are named.
+    let t = play_stacked("lucky-ladies", "5h Ac 6d 6s 9c 3d", &[], "10\n5\nd\nq\n");
+    assert!(
+        t.contains("Dealer turns the hole card: A♣ (total soft 17)."),
+        "{t}"
+    );
+    assert!(t.contains("Dealer draws 3♦ (total soft 20)."), "{t}");
+    assert!(t.contains("Dealer stands on soft 20."), "{t}");
+    // Every player hand busted: the dealer turns the hole card and draws nothing.
+    let t = play_stacked("classic", "Th 6c 6d 9s Kc", &[], "10\nh\nq\n");
+    assert!(
+        t.contains("Dealer turns the hole card: 6♣ (total 15).\nNo hand is left in play: the dealer does not draw.\n"),
+        "{t}"
+    );
+    assert!(!t.contains("Dealer stands on 15"), "{t}");
+    // Even money taken on the only hand: the same.
+    let t = play_stacked("classic", "Ah 6c Kd As", &[], "10\ne\nq\n");
+    assert!(
+        t.contains("No hand is left in play: the dealer does not draw."),
+        "{t}"
+    );
+    // A hand still standing: the dealer plays.
+    let t = play_stacked("classic", "Th 6c 7d 9s 2h", &[], "10\ns\nq\n");
+    assert!(
+        t.contains("Dealer draws 2♥ (total 17).\nDealer stands on 17.\n"),
+        "{t}"
+    );
+}
+
+#[test]
+fn the_table_shows_doubles_even_money_side_bets_and_insurance() {
+    // Spot 1 doubles 5 6; spot 2's question shows it doubled.
+    let t = play_stacked(
+        "classic",
+        "5h Th 6c 6d 7c 9s 9c",
+        &["--spots", "2"],
+        "10\n10\nd\ns\nq\n",
+    );
+    assert!(
+        t.contains("  Seat 1 spot 1: 5♥ 6♦ 9♣  (20)  bet 20.00 doubled  [stood]\n"),
+        "{t}"
+    );
+    // Spot 1 takes even money; spot 2 insures 2.00 and then plays.
+    let t = play_stacked(
+        "classic",
+        "Ah Th 6c Kd 9c As",
+        &["--spots", "2"],
+        "10\n10\ne\ni 2\ns\nq\n",
+    );
+    let asked = &t[t.find("Seat 1 spot 2: [h]it").expect("spot 2 plays")..];
+    let before = &t[..t.len() - asked.len()];
+    let table: Vec<&str> = before.lines().rev().take(4).collect();
+    assert!(
+        table.contains(&"  Seat 1 spot 1: A♥ K♦  (21)  bet 10.00  [even money]"),
+        "{t}"
+    );
+    assert!(
+        table.contains(&"  Seat 1 spot 2 also: insurance 2.00 (settled)"),
+        "{t}"
+    );
+    // A side bet, settled on the first cards, is shown beside its spot.
+    let t = play_stacked("lucky-ladies", "5h Ac 6d 6s 9c 3d", &[], "10\n5\ns\nq\n");
+    assert!(
+        t.contains("  Seat 1 also: Lucky Ladies 5.00 (settled)\n"),
+        "{t}"
+    );
+}
