@@ -388,11 +388,7 @@ fn c_10_a_refused_choice_is_answered_with_the_engines_reason_and_asked_again() {
     // Even money, not insurance, for a blackjack against an ace.
     let t = play_stacked("classic", "Ah 6c Kd As", &[], "10\ni\nn\nq\n");
     assert_eq!(
-        reply_to(
-            &t,
-            "Seat 1: the dealer shows an ace: even money? [e]ven money, [n]o thanks",
-            "i"
-        ),
+        reply_to(&t, "Seat 1 (dealer ace): [e]ven money, [n]o thanks", "i"),
         "  ! insurance is not offered to a blackjack: even money is",
         "{t}"
     );

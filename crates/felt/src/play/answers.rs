@@ -18,10 +18,11 @@ pub fn parse_amount(s: &str, default: Money) -> Result<Money, String> {
     Ok(m)
 }
 
-/// Yes or no; empty is no.
-pub fn parse_yes_no(s: &str) -> Result<bool, String> {
+/// Yes or no; empty takes `default`.
+pub fn parse_yes_no(s: &str, default: bool) -> Result<bool, String> {
     match s.to_ascii_lowercase().as_str() {
-        "" | "n" | "no" => Ok(false),
+        "" => Ok(default),
+        "n" | "no" => Ok(false),
         "y" | "yes" => Ok(true),
         _ => Err("answer y or n".to_string()),
     }
@@ -40,9 +41,7 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
     }
     if d.contains(D::DOUBLE) {
         match legal.double {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[d]ouble (d AMOUNT, {} to {})", r.min, r.max))
-            }
+            Some(r) if r.min != r.max => items.push(format!("[d]ouble {} to {}", r.min, r.max)),
             Some(r) => items.push(format!("[d]ouble {}", r.max)),
             None => items.push("[d]ouble".to_string()),
         }
@@ -55,9 +54,7 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
     }
     if d.contains(D::INSURE) {
         match legal.insurance {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[i]nsurance (i AMOUNT, {} to {})", r.min, r.max))
-            }
+            Some(r) if r.min != r.max => items.push(format!("[i]nsurance {} to {}", r.min, r.max)),
             Some(r) => items.push(format!("[i]nsurance {}", r.max)),
             None => items.push("[i]nsurance".to_string()),
         }
@@ -69,6 +66,58 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
         items.push("[n]o thanks".to_string());
     }
     items.join(", ")
+}
+
+/// What each choice offered now does, one a line.
+pub fn decision_help(legal: &felt_core::Legal) -> String {
+    use felt_core::round::Decisions as D;
+    let d = legal.decisions;
+    let amounts = |r: Option<felt_core::round::AmountRange>, what: &str| match r {
+        Some(r) if r.min != r.max => {
+            format!(
+                " (`{what} AMOUNT`: {} to {}; alone: {})",
+                r.min, r.max, r.max
+            )
+        }
+        Some(r) => format!(" (for {})", r.max),
+        None => String::new(),
+    };
+    let mut lines = Vec::new();
+    let mut add = |bit: D, text: String| {
+        if d.contains(bit) {
+            lines.push(format!("  {text}"));
+        }
+    };
+    add(D::HIT, "h, hit: take a card".into());
+    add(D::STAND, "s, stand: take no more cards".into());
+    add(
+        D::DOUBLE,
+        format!(
+            "d, double: add to the bet and take exactly one card{}",
+            amounts(legal.double, "d")
+        ),
+    );
+    add(
+        D::SPLIT,
+        "p, split: two hands, each with a bet equal to this one".into(),
+    );
+    add(
+        D::SURRENDER,
+        "r, surrender: give up the hand and half the bet".into(),
+    );
+    add(
+        D::INSURE,
+        format!(
+            "i, insurance: a bet that the dealer has blackjack, paid 2 to 1{}",
+            amounts(legal.insurance, "i")
+        ),
+    );
+    add(
+        D::EVEN_MONEY,
+        "e, even money: your blackjack paid 1 to 1 now, whatever the dealer has".into(),
+    );
+    add(D::DECLINE, "n, no thanks: decline the offer".into());
+    lines.join("\n")
 }
 
 /// Why `m` is not an amount `r` allows: out of range, or between two steps (C-6: an

@@ -191,9 +191,14 @@ impl<'a> Names<'a> {
         self.split.contains(&(seat, spot))
     }
 
+    /// "Seat 1".
+    pub fn seat(&self, seat: u8) -> String {
+        format!("Seat {}", seat + 1)
+    }
+
     /// "Seat 1" or "Seat 1 spot 2" (with several spots): the spot, never a hand.
     pub fn spot(&self, seat: u8, spot: u8) -> String {
-        let mut s = format!("Seat {}", seat + 1);
+        let mut s = self.seat(seat);
         if self.spots > 1 {
             s.push_str(&format!(" spot {}", spot + 1));
         }
