@@ -33,3 +33,34 @@ pub fn load(name: &str) -> Option<Result<Rules, RulesError>> {
         .find(|(n, _)| *n == name)
         .map(|(n, text)| Rules::from_toml(text, &format!("games/{n}.toml")))
 }
+
+/// Earlier texts of presets, frozen: (name, TOML text). A round written before the
+/// books kept each round's rules names its preset and the SHA-256 of the rules' JSON
+/// form; when the preset has changed since, the round replays under the earlier text
+/// whose rules hash to it. Add the old text here whenever a preset changes its rules.
+pub const LEGACY: [(&str, &str); 4] = [
+    (
+        "classic",
+        include_str!("presets_legacy/classic-half-insurance.toml"),
+    ),
+    (
+        "lucky-lucky",
+        include_str!("presets_legacy/lucky-lucky-half-insurance.toml"),
+    ),
+    (
+        "blazing-7s",
+        include_str!("presets_legacy/blazing-7s-half-insurance.toml"),
+    ),
+    (
+        "blackjack-bonus",
+        include_str!("presets_legacy/blackjack-bonus-half-insurance.toml"),
+    ),
+];
+
+/// The earlier rules of preset `name`, newest first, parsed and validated.
+pub fn legacy(name: &str) -> impl Iterator<Item = Result<Rules, RulesError>> + '_ {
+    LEGACY
+        .iter()
+        .filter(move |(n, _)| *n == name)
+        .map(|(n, text)| Rules::from_toml(text, &format!("the earlier {n} preset")))
+}

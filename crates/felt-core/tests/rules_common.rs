@@ -4,8 +4,10 @@
 mod common;
 
 use common::*;
-use felt_core::round::{BetKind, Decisions, Event, Outcome, ShuffleWhy, Target, Turn};
-use felt_core::rules::{DoubleOn, Rounding, SplitPairs, Surrender};
+use felt_core::round::{
+    BetKind, Decisions, Event, NotOfferedWhy, Offer, Outcome, ShuffleWhy, Target, Turn,
+};
+use felt_core::rules::{DoubleOn, InsuranceOffer, Rounding, SplitPairs, Surrender};
 use felt_core::{Action, ActionError, Decision, Money, Phase, Ratio};
 
 fn dealt_to(t: &T) -> Vec<(Target, String, bool)> {
@@ -63,7 +65,8 @@ fn c_1_same_rank_pairs_only_when_the_rules_say_rank() {
     assert_eq!(
         t.play(0, Decision::Split),
         Err(ActionError::NotOffered {
-            decision: Decision::Split
+            decision: Decision::Split,
+            why: NotOfferedWhy::NotAPair { by_rank: true },
         })
     );
 }
@@ -97,6 +100,7 @@ fn c_2_an_exact_table_refuses_a_bet_whose_payout_is_not_whole_cents() {
         f.main_bet.min = m("0.05");
         f.main_bet.increment = m("0.05");
         f.main_bet.blackjack_pays = Ratio::new(2, 1).unwrap();
+        f.insurance.offer = InsuranceOffer::Half;
         f.table.rounding = Rounding::Exact;
     });
     let mut t = T::new(&r, 1, &[]);
@@ -305,8 +309,47 @@ fn c_5_a_bet_that_needs_a_later_card_waits_for_it() {
 // ---- C-6 -------------------------------------------------------------------
 
 #[test]
-fn c_6_insurance_is_half_the_bet_and_pays_two_to_one_at_the_peek() {
+fn c_6_insurance_is_any_amount_up_to_half_in_classic() {
     let mut t = T::new(&rules("classic"), 1, &stack(&["Th 9c"], "Kd", "As", ""));
+    t.bet(0, 0, "10");
+    t.deal();
+    let r = t.round.legal_actions().insurance.unwrap();
+    assert_eq!((r.min, r.max, r.step), (m("1"), m("5"), m("1")));
+    assert!(matches!(
+        t.play(0, Decision::Insure(m("2.50"))),
+        Err(ActionError::WrongAmount { .. })
+    ));
+    t.ok(0, Decision::Insure(m("2")));
+    assert_eq!(t.result(0, 0, 0, "insurance"), (Outcome::Win, m("6")));
+    assert_eq!(t.net(0), m("-6")); // the main bet lost to the natural, +4.00 insured
+    t.check();
+}
+
+#[test]
+fn c_6_insurance_up_to_what_the_balance_covers_and_that_amount_is_allowed() {
+    // Two spots of 500.00 and 499.00 leave 1.00: each may insure for 1.00 at most,
+    // and the offer's full amount is that 1.00, not the half it cannot cover.
+    let mut t = T::new(
+        &rules("classic"),
+        1,
+        &stack(&["Th 9c", "Td 8c"], "7d", "As", ""),
+    );
+    t.bet(0, 0, "500");
+    t.bet(0, 1, "499");
+    t.deal();
+    let r = t.round.legal_actions().insurance.unwrap();
+    assert_eq!((r.min, r.max, r.full), (m("1"), m("1"), m("1")));
+    assert!(matches!(
+        t.play(0, Decision::Insure(m("250"))),
+        Err(ActionError::InsufficientBalance { .. })
+    ));
+    t.ok(0, Decision::Insure(r.full));
+    assert_eq!(t.round.balance(0), Some(Money::ZERO));
+}
+
+#[test]
+fn c_6_insurance_is_exactly_half_in_lucky_7_and_pays_two_to_one_at_the_peek() {
+    let mut t = T::new(&rules("lucky-7"), 1, &stack(&["Th 9c"], "Kd", "As", ""));
     t.bet(0, 0, "10");
     t.deal();
     assert_eq!(t.round.phase(), Phase::Insurance);
@@ -547,7 +590,11 @@ fn c_8_double_only_on_the_totals_the_rules_allow() {
     assert_eq!(
         t.play(0, Decision::Double(m("10"))),
         Err(ActionError::NotOffered {
-            decision: Decision::Double(m("10"))
+            decision: Decision::Double(m("10")),
+            why: NotOfferedWhy::DoubleNotOnTotal {
+                total: 9,
+                totals: 1 << 10 | 1 << 11
+            },
         })
     );
 }
@@ -679,7 +726,8 @@ fn c_8_no_surrender_where_the_rules_have_none() {
     assert_eq!(
         t.play(0, Decision::Surrender),
         Err(ActionError::NotOffered {
-            decision: Decision::Surrender
+            decision: Decision::Surrender,
+            why: NotOfferedWhy::NoSurrender,
         })
     );
 }
@@ -797,7 +845,8 @@ fn c_8a_insurance_is_never_offered_to_a_natural_even_money_is() {
     assert_eq!(
         t.play(0, Decision::Insure(m("5"))),
         Err(ActionError::NotOffered {
-            decision: Decision::Insure(m("5"))
+            decision: Decision::Insure(m("5")),
+            why: NotOfferedWhy::InsuranceToNatural,
         })
     );
     t.ok(0, Decision::Decline);
@@ -1003,6 +1052,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
             },
             ActionError::NotOffered {
                 decision: Decision::Split,
+                why: NotOfferedWhy::NotAPair { by_rank: false },
             },
         ),
         (
@@ -1013,6 +1063,7 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
             },
             ActionError::NotOffered {
                 decision: Decision::EvenMoney,
+                why: NotOfferedWhy::OfferOver(Offer::EvenMoney),
             },
         ),
         (
@@ -1055,6 +1106,157 @@ fn c_10_a_refused_action_says_why_and_changes_nothing() {
         assert_eq!(t.sink.events.len(), n);
     }
     t.check();
+}
+
+/// Refuses `d` for seat 0 and checks the refusal: the engine's reason, in its words,
+/// the same from [`felt_core::Round::check_decision`] as from the action, and nothing
+/// changed.
+fn refused_with(t: &mut T, d: Decision, want: ActionError, words: &str) {
+    let before = t.round.clone();
+    let n = t.sink.events.len();
+    assert_eq!(t.round.check_decision(0, None, d), Err(want), "{d:?}");
+    assert_eq!(t.play(0, d), Err(want), "{d:?}");
+    assert_eq!(want.to_string(), words);
+    assert!(t.round == before, "{d:?} changed the round");
+    assert_eq!(t.sink.events.len(), n);
+}
+
+fn not_offered(decision: Decision, why: NotOfferedWhy) -> ActionError {
+    ActionError::NotOffered { decision, why }
+}
+
+#[test]
+fn c_10_a_refused_decision_says_the_rule_that_refuses_it() {
+    // The hand limit of 4 (classic): a fourth pair of 8s is not split.
+    let mut t = T::new(
+        &rules("classic"),
+        1,
+        &stack(&["8h 8d"], "9c", "7s", "8c 8s 8h"),
+    );
+    t.bet(0, 0, "10");
+    t.deal();
+    for _ in 0..3 {
+        t.ok(0, Decision::Split);
+    }
+    let want = not_offered(Decision::Split, NotOfferedWhy::HandLimit { max: 4 });
+    refused_with(
+        &mut t,
+        Decision::Split,
+        want,
+        "the hand limit of 4 is reached",
+    );
+
+    // Lucky 7 splits once.
+    let mut t = T::new(&rules("lucky-7"), 1, &stack(&["8h 8d"], "9c", "7s", "8c"));
+    t.bet(0, 0, "10");
+    t.deal();
+    t.ok(0, Decision::Split);
+    let want = not_offered(Decision::Split, NotOfferedWhy::NoResplit);
+    refused_with(
+        &mut t,
+        Decision::Split,
+        want,
+        "no resplit in this game: a spot is split once",
+    );
+
+    // Surrender on the first two cards only (Lucky Ladies has late surrender).
+    let mut t = T::new(
+        &rules("lucky-ladies"),
+        1,
+        &stack(&["5h 4d"], "9c", "7s", "2c"),
+    );
+    t.bet(0, 0, "10");
+    t.deal();
+    t.ok(0, Decision::Hit);
+    let want = not_offered(Decision::Surrender, NotOfferedWhy::SurrenderFirstTwoCards);
+    refused_with(
+        &mut t,
+        Decision::Surrender,
+        want,
+        "surrender only on the first two cards",
+    );
+    let d = Decision::Double(m("10"));
+    let want = not_offered(d, NotOfferedWhy::DoubleFirstTwoCards);
+    refused_with(&mut t, d, want, "double only on the first two cards");
+
+    // A blackjack against an ace is offered even money, not insurance; a hand
+    // without one is offered insurance, not even money; and the offer comes first.
+    let mut t = T::new(&rules("classic"), 2, &stack(&["Ah Kd"], "6c", "As", ""));
+    t.bet(0, 0, "10");
+    t.deal();
+    let d = Decision::Insure(m("5"));
+    let want = not_offered(d, NotOfferedWhy::InsuranceToNatural);
+    refused_with(
+        &mut t,
+        d,
+        want,
+        "insurance is not offered to a blackjack: even money is",
+    );
+    let want = not_offered(
+        Decision::Hit,
+        NotOfferedWhy::AnswerOfferFirst {
+            offer: Offer::EvenMoney,
+        },
+    );
+    refused_with(
+        &mut t,
+        Decision::Hit,
+        want,
+        "first answer the even-money offer (take it, or n for no thanks)",
+    );
+    let mut t = T::new(&rules("classic"), 1, &stack(&["9h 7d"], "6c", "As", ""));
+    t.bet(0, 0, "10");
+    t.deal();
+    let want = not_offered(Decision::EvenMoney, NotOfferedWhy::EvenMoneyNeedsNatural);
+    refused_with(
+        &mut t,
+        Decision::EvenMoney,
+        want,
+        "even money is only for a blackjack: this hand is offered insurance",
+    );
+    t.ok(0, Decision::Decline);
+    // The offer is over once answered.
+    let d = Decision::Insure(m("5"));
+    let want = not_offered(d, NotOfferedWhy::OfferOver(Offer::Insurance));
+    refused_with(
+        &mut t,
+        d,
+        want,
+        "insurance is offered only when the dealer shows an ace, before the hands are played",
+    );
+
+    // No double after a split where the rules say so.
+    let r = rules_with("classic", |f| f.player.double_after_split = false);
+    let mut t = T::new(&r, 1, &stack(&["8h 8d"], "9c", "7s", "3c"));
+    t.bet(0, 0, "10");
+    t.deal();
+    t.ok(0, Decision::Split);
+    let d = Decision::Double(m("10"));
+    let want = not_offered(d, NotOfferedWhy::NoDoubleAfterSplit);
+    refused_with(&mut t, d, want, "no double after a split in this game");
+
+    // A double the balance cannot cover: two spots of 500.00 leave nothing.
+    let mut t = T::new(
+        &rules("classic"),
+        1,
+        &stack(&["5h 6d", "Th 9c"], "9c", "7s", ""),
+    );
+    t.bet(0, 0, "500");
+    t.bet(0, 1, "500");
+    t.deal();
+    let d = Decision::Double(m("500"));
+    let want = ActionError::InsufficientBalance {
+        needed: m("500"),
+        balance: m("0"),
+    };
+    refused_with(&mut t, d, want, "the balance of 0.00 does not cover 500.00");
+}
+
+#[test]
+fn c_10_the_refusal_is_small_and_copy() {
+    fn copy<T: Copy>() {}
+    copy::<ActionError>();
+    assert!(std::mem::size_of::<ActionError>() <= 40);
 }
 
 #[test]

@@ -52,8 +52,26 @@ pub fn round_ctx(
                     rec.id
                 )
             })?;
+            let rules = legacy_preset(rec, &named)?.unwrap_or(rules);
             Ok(Ctx::new(rules, &named, rec.table_id.clone())?)
         }
         other => Ok(other?),
     }
+}
+
+/// For a round older than the rules kept in the books that names preset `named`: the
+/// earlier text of that preset its setup's rules hash names, if the preset has changed
+/// since (`None`: the preset as it is now, or no earlier text that matches).
+fn legacy_preset(rec: &felt_store::RoundRecord, named: &str) -> Result<Option<Rules>> {
+    use felt_session::journal::{legacy_rules_hash, setup_of};
+    let Some(setup) = setup_of(rec)? else {
+        return Ok(None);
+    };
+    for rules in presets::legacy(named) {
+        let rules = rules?;
+        if legacy_rules_hash(&rules) == setup.rules_sha256 {
+            return Ok(Some(rules));
+        }
+    }
+    Ok(None)
 }

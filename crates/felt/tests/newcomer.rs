@@ -340,3 +340,350 @@ fn b7_1_the_meter_curve_reads_at_round_meters_through_break_even() {
         assert!(*meters.last().unwrap() >= analysed, "{args:?}");
     }
 }
+
+/// `felt play ARGS --db DB` (or any command) on `input`, which must succeed.
+fn at(db: &std::path::Path, args: &[&str], input: &str) -> String {
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(["--db", db.to_str().unwrap()]);
+    let o = common::run(&args, NO_DB, input);
+    assert!(o.status.success(), "felt {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn c_6_insurance_is_any_amount_up_to_half_in_four_presets_and_exactly_half_in_lucky_7() {
+    let dir = tempfile::tempdir().unwrap();
+    // Player 9 7 against a dealer ace (hole 6).
+    let shoe = dir.path().join("shoe.txt");
+    std::fs::write(&shoe, "9h 6c 7d As").unwrap();
+    let shoe = shoe.to_str().unwrap();
+    // (game, answers to its side-bet questions, the smallest insurance: the increment)
+    for (game, side, min) in [
+        ("classic", "", "1.00"),
+        ("lucky-lucky", "0\n", "1.00"),
+        ("blazing-7s", "n\n", "1.00"),
+        ("blackjack-bonus", "0\n0\n", "0.50"),
+    ] {
+        let db = dir.path().join(format!("{game}.db"));
+        let t = at(
+            &db,
+            &["play", game, "--seed", "1", "--shoe", shoe],
+            &format!("10\n{side}i 2.00\ns\nq\n"),
+        );
+        assert!(
+            t.contains(&format!("[i]nsurance {min} to 5.00")),
+            "{game}: {t}"
+        );
+        assert!(t.contains("Seat 1 Insurance: loses: -2.00"), "{game}: {t}");
+        assert!(t.contains("Seat 1 balance: 988.00"), "{game}: {t}");
+        let card = ok(&["rules", game]);
+        assert!(
+            card.contains("any amount up to half the bet"),
+            "{game}: {card}"
+        );
+    }
+    // Lucky 7 keeps exactly half.
+    let db = dir.path().join("lucky-7.db");
+    let t = at(
+        &db,
+        &["play", "lucky-7", "--seed", "1", "--shoe", shoe],
+        "10\nn\ni 2.00\ni\ns\nq\n",
+    );
+    assert!(t.contains("[i]nsurance 5.00"), "{t}");
+    assert!(t.contains("Seat 1 Insurance: loses: -5.00"), "{t}");
+}
+
+/// Books written by felt before schema 2 (`fixtures/books-v1.db`) name their rules by
+/// preset and by the SHA-256 of the rules' JSON form. Classic and Blazing 7s have
+/// changed since (insurance up to half): their rounds replay under the presets' frozen
+/// earlier texts, identical to their logs.
+#[test]
+fn c_11_a_v1_round_replays_identical_after_its_preset_changed() {
+    use felt_session::journal::{legacy_rules_hash, setup_of};
+    use felt_store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/books-v1.db"),
+        &db,
+    )
+    .unwrap();
+    // Opened once for writing (another player's table: round 6 stays open).
+    at(&db, &["play", "lucky-7", "--player", "someone-else"], "q\n");
+    let store = felt_store::SqliteStore::open(&db).unwrap();
+    let mut changed = Vec::new();
+    for id in 1..=6 {
+        let rec = store.round(felt_store::RoundId(id)).unwrap().unwrap();
+        let setup = setup_of(&rec).unwrap().unwrap();
+        let now = felt_core::presets::load(&setup.rules).unwrap().unwrap();
+        if legacy_rules_hash(&now) != setup.rules_sha256 {
+            changed.push(setup.rules.clone());
+        }
+    }
+    drop(store);
+    changed.dedup();
+    assert!(
+        changed.contains(&"classic".to_string()) && changed.contains(&"blazing-7s".to_string()),
+        "the presets these rounds name have changed since: {changed:?}"
+    );
+    let t = at(&db, &["replay", "--all"], "");
+    assert!(
+        t.contains("6 rounds replayed: 6 identical to their stored log, 0 differ."),
+        "{t}"
+    );
+    // The open classic round resumes under its rules and finishes.
+    let t = at(&db, &["play", "classic"], "s\nq\n");
+    assert!(t.contains("Round 6 was interrupted: it resumes"), "{t}");
+    let t = at(&db, &["replay", "--all"], "");
+    assert!(t.contains(" 0 differ."), "{t}");
+}
+
+/// `felt play GAME --seed 1 --shoe FILE ARGS --db DB` with the cards `cards` first.
+fn play_stacked(
+    db: &std::path::Path,
+    game: &str,
+    cards: &str,
+    args: &[&str],
+    input: &str,
+) -> String {
+    let shoe = db.with_extension("shoe");
+    std::fs::write(&shoe, cards).unwrap();
+    let mut all = vec![
+        "play",
+        game,
+        "--seed",
+        "1",
+        "--shoe",
+        shoe.to_str().unwrap(),
+    ];
+    all.extend(args);
+    at(db, &all, input)
+}
+
+#[test]
+fn b7_1_each_progressive_meter_is_shown_before_the_bet_and_its_pay_table_on_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let t = play_stacked(
+        &db,
+        "blazing-7s",
+        "Th 9c 7d 8s",
+        &[],
+        "pays\n10\ny\ns\n\n\nq\n",
+    );
+    let meter = t.find("Blazing 7s meter: 2000.00").expect("the meter");
+    let bet = t.find("main bet [").expect("the bet question");
+    assert!(meter < bet, "{t}");
+    // `pays` at the bet question: the pay table and the meter now.
+    let pays = &t[bet..];
+    assert!(
+        pays.contains("first three cards 7s of one suit             100% of the meter"),
+        "{t}"
+    );
+    assert!(pays.contains("The meter stands at 2000.00 now."), "{t}");
+    // The next round's question comes after the meter as the first wager left it.
+    let round2 = &t[t.find("\nRound 2\n").expect("round 2")..];
+    let meter = round2.find("Blazing 7s meter: 2000.20").expect("{t}");
+    assert!(meter < round2.find("main bet [").unwrap(), "{t}");
+}
+
+#[test]
+fn bets_default_to_the_last_ones_side_bets_too_and_r_rebets_them_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // T 7 against an 8: stand.
+    let t = play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "12\n3\ns\nq\n");
+    assert!(t.contains("main bet [5.00]? 12"), "{t}");
+    assert!(t.contains("Lucky Ladies side bet [0.00]? 3"), "{t}");
+    // A returning player starts at the last bets the books hold.
+    let t = play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "\n\ns\nr\ns\nq\n");
+    assert!(t.contains("main bet [12.00]? \n"), "{t}");
+    assert!(t.contains("Lucky Ladies side bet [3.00]? \n"), "{t}");
+    assert!(t.contains("Seat 1: 10♥ 7♦  (17)  bet 12.00"), "{t}");
+    // `r` places the main bet and every side bet of last time, without a question.
+    let round = &t[t.find("main bet [12.00]? r").expect("rebet")..];
+    assert!(!round.contains("side bet ["), "{t}");
+    assert!(round.contains("Seat 1 also: Lucky Ladies 3.00"), "{t}");
+    // A side bet of a fixed amount defaults to yes once taken.
+    let t = play_stacked(&db, "blazing-7s", "Th 9c 7d 8s", &[], "10\ny\ns\n\n\nq\n");
+    assert!(t.contains("Blazing 7s side bet of 1.00? [y/N] y"), "{t}");
+    assert!(t.contains("Blazing 7s side bet of 1.00? [Y/n] \n"), "{t}");
+}
+
+#[test]
+fn a_player_without_money_is_told_how_to_add_some_and_bankroll_is_not_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // 10.00 lost on a bust: nothing left for the next round's minimum.
+    let t = play_stacked(
+        &db,
+        "classic",
+        "Th 6c 6d 9s Kc",
+        &["--bankroll", "10", "--player", "ann"],
+        "10\nh\n10\n10\n",
+    );
+    let db_arg = db.to_str().unwrap();
+    assert!(
+        t.contains("Seat 1 has 0.00, less than the 5.00 minimum bet. To add money,"),
+        "{t}"
+    );
+    let command = format!("  felt play classic --player ann --db {db_arg} --deposit AMOUNT");
+    assert!(t.lines().any(|l| l == command), "{t}");
+    assert!(
+        t.contains("No seat can cover the minimum bet: you leave the table."),
+        "{t}"
+    );
+    // `--bankroll` for a player the books know: the books' balance is kept, and said.
+    let t = at(
+        &db,
+        &["play", "classic", "--player", "ann", "--bankroll", "500"],
+        "q\n",
+    );
+    assert!(
+        t.contains("ann is known to the books: the balance of 0.00 is kept (--bankroll is"),
+        "{t}"
+    );
+    assert!(t.lines().any(|l| l == command), "{t}");
+    // What it says works.
+    let t = at(
+        &db,
+        &["play", "classic", "--player", "ann", "--deposit", "50"],
+        "q\n",
+    );
+    assert!(t.contains("Seat 1 leaves the table with 50.00."), "{t}");
+}
+
+#[test]
+fn help_rules_and_a_hint_at_any_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Lucky Ladies: 10 6 against a 10 (no blackjack): surrender is offered.
+    let t = play_stacked(
+        &db,
+        "lucky-ladies",
+        "Tc 9d 6h Ts",
+        &[],
+        "?\nrules\n10\nhelp\n0\n?\nhint\ns\nq\n",
+    );
+    // The bet question's choices, then the rules card with its pay tables.
+    assert!(t.contains("  0: no bet on this spot"), "{t}");
+    assert!(t.contains("  r: all of this spot's last bets"), "{t}");
+    assert!(t.contains("Lucky Ladies (side bet `lucky-ladies`)"), "{t}");
+    assert!(t.contains("Dealer hits soft 17 (H17)."), "{t}");
+    assert!(t.contains("  0: none"), "{t}");
+    // At the decision: each choice offered, and the hint.
+    assert!(t.contains("  h, hit: take a card"), "{t}");
+    assert!(
+        t.contains("  r, surrender: give up the hand and half the bet"),
+        "{t}"
+    );
+    assert!(t.contains("  hint: the basic strategy's play"), "{t}");
+    let hint = t[t.find("Hint: ").expect("a hint")..]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        hint.starts_with("Hint: surrender (hard 16 against 10♠"),
+        "{hint}"
+    );
+    // Its values are `felt strategy`'s, given no dealer blackjack.
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["strategy", "lucky-ladies", "--json"])).unwrap();
+    let cell = v["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["row"] == "16" && c["up"] == "T")
+        .unwrap();
+    let evs = &cell["ev_given_no_blackjack"];
+    for action in ["surrender", "hit", "stand", "double"] {
+        let x = evs[action].as_f64().unwrap();
+        assert!(
+            hint.contains(&format!("{action} {x:+.3}")),
+            "{action} {x}: {hint}"
+        );
+    }
+    assert!(hint.contains("given the dealer has no blackjack"), "{hint}");
+}
+
+/// The lines of `text` wider than a terminal's 80 columns (characters, not bytes).
+fn too_wide(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.chars().count() > 80)
+        .map(|l| format!("{} columns: {l}", l.chars().count()))
+        .collect()
+}
+
+#[test]
+fn every_line_of_the_table_fits_in_80_columns() {
+    assert_eq!(too_wide("♥".repeat(80).as_str()), Vec::<String>::new());
+    assert_eq!(too_wide("a".repeat(81).as_str()).len(), 1);
+    let dir = tempfile::tempdir().unwrap();
+    // Every answer a question may take, and some it refuses, round after round.
+    let answers = "?\npays\nrules\n10\n?\n\n1\ny\nhint\n?\ni 2\nn\nx\np\nd\nr\nh\ns\n".repeat(16);
+    for game in [
+        "classic",
+        "lucky-7",
+        "lucky-lucky",
+        "blazing-7s",
+        "blackjack-bonus",
+        "lucky-ladies",
+    ] {
+        let db = dir.path().join(format!("{game}.db"));
+        let db_arg = db.to_str().unwrap();
+        for args in [
+            // A new player, two seats of two spots, a test lab's seed.
+            vec![
+                "play",
+                game,
+                "--seed",
+                "5",
+                "--seats",
+                "2",
+                "--spots",
+                "2",
+                "--player",
+                "newcomer-with-a-long-name",
+            ],
+            // A returning session on the same books: from the entropy, a known
+            // player's --bankroll, a deposit, an event file added to.
+            vec![
+                "play",
+                game,
+                "--seats",
+                "2",
+                "--spots",
+                "2",
+                "--player",
+                "newcomer-with-a-long-name",
+                "--bankroll",
+                "20",
+                "--deposit",
+                "5",
+            ],
+        ] {
+            let mut args = args;
+            args.extend(["--db", db_arg]);
+            let o = common::run(&args, NO_DB, &answers);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            let t = stdout(&o);
+            assert!(t.contains("leaves the table"), "{args:?}: {t}");
+            assert_eq!(too_wide(&t), Vec::<String>::new(), "{args:?}");
+        }
+        // A seat with no money left, told how to add some.
+        let t = at(
+            &db,
+            &[
+                "play",
+                game,
+                "--player",
+                "broke-player-with-a-long-name",
+                "--bankroll",
+                "0.50",
+            ],
+            "1\n",
+        );
+        assert!(t.contains("--deposit AMOUNT"), "{t}");
+        assert_eq!(too_wide(&t), Vec::<String>::new());
+    }
+}

@@ -329,3 +329,188 @@ fn a_full_disk_or_file_size_limit_stops_play_with_a_clear_error_and_loses_nothin
     assert!(t.contains("leaves the table with"), "{t}");
     sound_balances(&db);
 }
+
+/// Plays `game` (a preset or a rules file) on fresh books, dealing `cards` first.
+fn play_stacked(game: &str, cards: &str, extra: &[&str], input: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let shoe = dir.path().join("shoe.txt");
+    std::fs::write(&shoe, cards).unwrap();
+    let mut args = vec![
+        "play",
+        game,
+        "--seed",
+        "1",
+        "--shoe",
+        shoe.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    ok(&felt(&db, &args, input))
+}
+
+/// The line after the answer `answer` to the question `question`.
+fn reply_to(t: &str, question: &str, answer: &str) -> String {
+    let lines: Vec<&str> = t.lines().collect();
+    let i = lines
+        .iter()
+        .position(|l| *l == format!("{question}? {answer}"))
+        .unwrap_or_else(|| panic!("no `{question}` answered `{answer}` in\n{t}"));
+    lines[i + 1].to_string()
+}
+
+#[test]
+fn c_10_a_refused_choice_is_answered_with_the_engines_reason_and_asked_again() {
+    // Classic resplits to four hands: a fourth pair is not split.
+    let t = play_stacked(
+        "classic",
+        "8h 9c 8d 7s 8c 8s 8h",
+        &[],
+        "10\np\np\np\np\nq\n",
+    );
+    let menu = "Seat 1 hand 1: [h]it, [s]tand, [d]ouble 10.00?";
+    assert_eq!(
+        reply_to(&t, &menu[..menu.len() - 1], "p"),
+        "  ! the hand limit of 4 is reached",
+        "{t}"
+    );
+    // Asked again, with the choices.
+    let after = &t[t.find("hand limit of 4").unwrap()..];
+    assert!(after.lines().nth(1).unwrap().starts_with(menu), "{t}");
+
+    // Lucky 7 splits once.
+    let t = play_stacked("lucky-7", "8h 9c 8d 7s 8c", &[], "10\nn\np\np\nq\n");
+    assert_eq!(
+        reply_to(&t, "Seat 1 hand 1: [h]it, [s]tand, [d]ouble 10.00", "p"),
+        "  ! no resplit in this game: a spot is split once",
+        "{t}"
+    );
+
+    // Even money, not insurance, for a blackjack against an ace.
+    let t = play_stacked("classic", "Ah 6c Kd As", &[], "10\ni\nn\nq\n");
+    assert_eq!(
+        reply_to(&t, "Seat 1 (dealer ace): [e]ven money, [n]o thanks", "i"),
+        "  ! insurance is not offered to a blackjack: even money is",
+        "{t}"
+    );
+
+    // Surrender on the first two cards only (Lucky Ladies surrenders late).
+    let t = play_stacked("lucky-ladies", "5h 9c 4d 7s 2c", &[], "10\n0\nh\nr\nq\n");
+    assert_eq!(
+        reply_to(&t, "Seat 1: [h]it, [s]tand", "r"),
+        "  ! surrender only on the first two cards",
+        "{t}"
+    );
+
+    // A double the balance cannot cover.
+    let t = play_stacked(
+        "classic",
+        "5h 9c 6d 7s",
+        &["--bankroll", "10"],
+        "10\nd\nq\n",
+    );
+    assert_eq!(
+        reply_to(&t, "Seat 1: [h]it, [s]tand", "d"),
+        "  ! the balance of 0.00 does not cover 10.00",
+        "{t}"
+    );
+
+    // No double after a split, in a game of one's own.
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("no-das.toml");
+    let classic = ok(&common::run(
+        ["rules", "classic", "--toml"],
+        common::NO_DB,
+        "",
+    ));
+    std::fs::write(
+        &game,
+        classic.replace("double_after_split = true", "double_after_split = false"),
+    )
+    .unwrap();
+    let t = play_stacked(
+        game.to_str().unwrap(),
+        "8h 9c 8d 7s 3c",
+        &[],
+        "10\np\nd\nq\n",
+    );
+    assert_eq!(
+        reply_to(&t, "Seat 1 hand 1: [h]it, [s]tand", "d"),
+        "  ! no double after a split in this game",
+        "{t}"
+    );
+}
+
+#[test]
+fn c_9_soft_totals_say_soft_and_a_dealer_with_no_hand_to_beat_does_not_draw() {
+    // Split aces take one card each: A 9 stands on soft 20.
+    let t = play_stacked("classic", "Ah 6c Ad 5s 9h 9d", &[], "10\np\nq\n");
+    assert!(t.contains("Seat 1 hand 1 stands on soft 20."), "{t}");
+    assert!(t.contains("Seat 1 hand 2 stands on soft 20."), "{t}");
+    assert!(t.contains("  Seat 1: A♥ A♦  (soft 12)  bet 10.00"), "{t}");
+    // Lucky Ladies hits soft 17 (H17): the dealer's soft totals are named.
+    let t = play_stacked("lucky-ladies", "5h Ac 6d 6s 9c 3d", &[], "10\n5\nd\nq\n");
+    assert!(
+        t.contains("Dealer turns the hole card: A♣ (total soft 17)."),
+        "{t}"
+    );
+    assert!(t.contains("Dealer draws 3♦ (total soft 20)."), "{t}");
+    assert!(t.contains("Dealer stands on soft 20."), "{t}");
+    // Every player hand busted: the dealer turns the hole card and draws nothing.
+    let t = play_stacked("classic", "Th 6c 6d 9s Kc", &[], "10\nh\nq\n");
+    assert!(
+        t.contains("Dealer turns the hole card: 6♣ (total 15).\nNo hand is left in play: the dealer does not draw.\n"),
+        "{t}"
+    );
+    assert!(!t.contains("Dealer stands on 15"), "{t}");
+    // Even money taken on the only hand: the same.
+    let t = play_stacked("classic", "Ah 6c Kd As", &[], "10\ne\nq\n");
+    assert!(
+        t.contains("No hand is left in play: the dealer does not draw."),
+        "{t}"
+    );
+    // A hand still standing: the dealer plays.
+    let t = play_stacked("classic", "Th 6c 7d 9s 2h", &[], "10\ns\nq\n");
+    assert!(
+        t.contains("Dealer draws 2♥ (total 17).\nDealer stands on 17.\n"),
+        "{t}"
+    );
+}
+
+#[test]
+fn the_table_shows_doubles_even_money_side_bets_and_insurance() {
+    // Spot 1 doubles 5 6; spot 2's question shows it doubled.
+    let t = play_stacked(
+        "classic",
+        "5h Th 6c 6d 7c 9s 9c",
+        &["--spots", "2"],
+        "10\n10\nd\ns\nq\n",
+    );
+    assert!(
+        t.contains("  Seat 1 spot 1: 5♥ 6♦ 9♣  (20)  bet 20.00 doubled  [stood]\n"),
+        "{t}"
+    );
+    // Spot 1 takes even money; spot 2 insures 2.00 and then plays.
+    let t = play_stacked(
+        "classic",
+        "Ah Th 6c Kd 9c As",
+        &["--spots", "2"],
+        "10\n10\ne\ni 2\ns\nq\n",
+    );
+    let asked = &t[t.find("Seat 1 spot 2: [h]it").expect("spot 2 plays")..];
+    let before = &t[..t.len() - asked.len()];
+    let table: Vec<&str> = before.lines().rev().take(4).collect();
+    assert!(
+        table.contains(&"  Seat 1 spot 1: A♥ K♦  (21)  bet 10.00  [even money]"),
+        "{t}"
+    );
+    assert!(
+        table.contains(&"  Seat 1 spot 2 also: insurance 2.00 (settled)"),
+        "{t}"
+    );
+    // A side bet, settled on the first cards, is shown beside its spot.
+    let t = play_stacked("lucky-ladies", "5h Ac 6d 6s 9c 3d", &[], "10\n5\ns\nq\n");
+    assert!(
+        t.contains("  Seat 1 also: Lucky Ladies 5.00 (settled)\n"),
+        "{t}"
+    );
+}

@@ -180,7 +180,9 @@ impl std::ops::BitOr for Decisions {
 }
 
 /// The amounts allowed for a double or an insurance: multiples of `step` from `min`
-/// to `max`, and `full` itself (the full bet, or exactly half of it) when `full <= max`.
+/// to `max`, and `full` itself when `full <= max`. The engine's offers set `full` to
+/// the full amount (the bet, or exactly half of it), or to what the balance covers of
+/// it when that is less: an offer's `full` is always an allowed amount.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct AmountRange {
     /// Smallest amount.
@@ -246,14 +248,151 @@ pub struct Legal {
     pub insurance: Option<AmountRange>,
 }
 
+/// An offer the table makes before the hands are played, which is answered first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Offer {
+    /// Insurance (dealer ace, C-6).
+    Insurance,
+    /// Even money on a natural (dealer ace, C-6).
+    EvenMoney,
+    /// Early surrender, before the peek.
+    EarlySurrender,
+}
+
+impl std::fmt::Display for Offer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Offer::Insurance => "insurance",
+            Offer::EvenMoney => "even-money",
+            Offer::EarlySurrender => "early surrender",
+        })
+    }
+}
+
+/// Why a decision is not offered (C-10): the rule, or the state of the hand, that
+/// keeps it off the table. Its text is a sentence a player reads in any front end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, thiserror::Error)]
+#[serde(tag = "why", rename_all = "kebab-case")]
+pub enum NotOfferedWhy {
+    /// An offer is on the table: it is answered before anything else.
+    #[error("first answer the {offer} offer (take it, or n for no thanks)")]
+    AnswerOfferFirst {
+        /// The offer.
+        offer: Offer,
+    },
+    /// Insurance asked for a natural: even money is its offer.
+    #[error("insurance is not offered to a blackjack: even money is")]
+    InsuranceToNatural,
+    /// Even money asked for a hand that is not a natural.
+    #[error("even money is only for a blackjack: this hand is offered insurance")]
+    EvenMoneyNeedsNatural,
+    /// The game has no insurance.
+    #[error("no insurance in this game")]
+    NoInsurance,
+    /// The game offers no even money.
+    #[error("no even money in this game")]
+    NoEvenMoney,
+    /// Insurance or even money outside the offer (the dealer shows no ace, or the
+    /// offer was answered).
+    #[error("{0} is offered only when the dealer shows an ace, before the hands are played")]
+    OfferOver(Offer),
+    /// Nothing to decline.
+    #[error("no offer is on the table to decline")]
+    NothingToDecline,
+    /// The game has no split (one hand per spot).
+    #[error("no split in this game")]
+    NoSplit,
+    /// Only a pair splits.
+    #[error("only a pair splits: two cards of the same {}", if *by_rank { "rank" } else { "value" })]
+    NotAPair {
+        /// Pairs are same rank (else same value).
+        by_rank: bool,
+    },
+    /// A spot is split once only.
+    #[error("no resplit in this game: a spot is split once")]
+    NoResplit,
+    /// The spot holds the most hands the game allows.
+    #[error("the hand limit of {max} is reached")]
+    HandLimit {
+        /// The game's hand limit.
+        max: u8,
+    },
+    /// Split aces are not split again.
+    #[error("split aces are not split again in this game")]
+    NoResplitAces,
+    /// A split ace takes one card only.
+    #[error("a split ace takes one card only")]
+    SplitAceOneCard,
+    /// Split aces are not hit.
+    #[error("split aces are not hit in this game")]
+    NoHitSplitAces,
+    /// A hard 21 stands.
+    #[error("a hand of 21 takes no more cards")]
+    TwentyOne,
+    /// A soft 21 stands unless the rules allow hitting it.
+    #[error("a soft 21 takes no more cards in this game")]
+    SoftTwentyOne,
+    /// The game has no double.
+    #[error("no double in this game")]
+    NoDouble,
+    /// A double on the first two cards only.
+    #[error("double only on the first two cards")]
+    DoubleFirstTwoCards,
+    /// Not a total the game doubles on.
+    #[error("no double on {total}: this game doubles on {} only", Totals(*totals))]
+    DoubleNotOnTotal {
+        /// The hand's total.
+        total: u8,
+        /// The totals the game doubles on (bit `t` for total `t`).
+        totals: u32,
+    },
+    /// No double after a split.
+    #[error("no double after a split in this game")]
+    NoDoubleAfterSplit,
+    /// The game has no surrender.
+    #[error("no surrender in this game")]
+    NoSurrender,
+    /// A surrender on the first two cards only.
+    #[error("surrender only on the first two cards")]
+    SurrenderFirstTwoCards,
+    /// No surrender after a split.
+    #[error("no surrender after a split in this game")]
+    NoSurrenderAfterSplit,
+    /// Anything else: the decision is not asked at this point of the round.
+    #[error("not offered at this point of the round")]
+    NotNow,
+}
+
+/// A set of totals as words: "10 or 11", "9 to 11".
+struct Totals(u32);
+
+impl std::fmt::Display for Totals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let t: Vec<u32> = (0..32).filter(|t| self.0 >> t & 1 == 1).collect();
+        match t.as_slice() {
+            [] => f.write_str("no total"),
+            [one] => write!(f, "{one}"),
+            [a, b] => write!(f, "{a} or {b}"),
+            [a, .., b] if (*b - *a) as usize + 1 == t.len() => write!(f, "{a} to {b}"),
+            more => {
+                let words: Vec<String> = more.iter().map(u32::to_string).collect();
+                f.write_str(&words.join(", "))
+            }
+        }
+    }
+}
+
 /// Why an action was refused. A refused action changes nothing (C-10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ActionError {
-    /// The decision is not among those offered.
-    #[error("{decision:?} is not offered on this hand now")]
+    /// The decision is not among those offered; `why` says why, in the rules' terms.
+    #[error("{why}")]
     NotOffered {
         /// The decision refused.
         decision: Decision,
+        /// Why it is not offered.
+        why: NotOfferedWhy,
     },
     /// No seat decides now.
     #[error("no decision is asked now (phase {phase:?})")]
@@ -347,7 +486,7 @@ pub enum ActionError {
         spot: u8,
     },
     /// Not enough in the seat's bankroll.
-    #[error("needs {needed}, the balance is {balance}")]
+    #[error("the balance of {balance} does not cover {needed}")]
     InsufficientBalance {
         /// Amount needed.
         needed: Money,

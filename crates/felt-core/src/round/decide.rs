@@ -1,7 +1,10 @@
 //! Verifying and applying actions: bets, the deal, and the seats' decisions.
 //! Every check comes before the first change, so a refused action changes nothing.
 
-use super::action::{Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, Turn};
+use super::action::{
+    Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, NotOfferedWhy, Offer,
+    Turn,
+};
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
 use super::{
@@ -369,11 +372,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 if max < cfg.insurance_min || max <= Money::ZERO {
                     return None;
                 }
+                // `max` is half the bet, or what the balance covers of it: always
+                // allowed, off-step or not.
                 AmountRange {
                     min: cfg.insurance_min,
                     max,
                     step,
-                    full: half,
+                    full: max,
                 }
             }
         };
@@ -433,7 +438,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     min,
                     max,
                     step,
-                    full,
+                    full: max,
                 })
             } else {
                 (balance >= full).then(|| AmountRange::exactly(full))
@@ -561,6 +566,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io: &mut I,
     ) -> Result<(), ActionError> {
         let legal = self.legal_now();
+        Self::check_hand(seat, at, &legal)?;
+        self.decide_with(seat, d, legal, io)
+    }
+
+    /// A decision that names its hand is refused unless it is that hand's turn.
+    #[inline]
+    fn check_hand(seat: u8, at: Option<HandRef>, legal: &Legal) -> Result<(), ActionError> {
         if let (
             Some(asked),
             Turn::Seat {
@@ -575,7 +587,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 return Err(ActionError::NotThisHand { asked, turn });
             }
         }
-        self.decide_with(seat, d, legal, io)
+        Ok(())
     }
 
     /// The seat's timer ran out: the hand stands, an offer is declined.
@@ -597,7 +609,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
             Decision::Stand
         };
         if !legal.decisions.allows(d) {
-            return Err(ActionError::NotOffered { decision: d });
+            let si = seat * self.table.cfg.spots + spot;
+            return Err(self.refusal(seat, si, hand, d));
         }
         let si = seat * self.table.cfg.spots + spot;
         io.emit(Event::TimedOut {
@@ -631,6 +644,167 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Ok((spot, hand))
     }
 
+    /// Whether `seat` may make decision `d` on hand `at` now: the checks of
+    /// [`Round::apply`] for the decision, with nothing applied. A front end asks it
+    /// to answer a choice with the engine's own reason (C-10) before it sends it.
+    pub fn check_decision(
+        &self,
+        seat: u8,
+        at: Option<HandRef>,
+        d: Decision,
+    ) -> Result<(), ActionError> {
+        let legal = self.legal_now();
+        Self::check_hand(seat, at, &legal)?;
+        self.verify_decision(seat, d, &legal).map(|_| ())
+    }
+
+    /// The checks of a decision before it is applied: the seat's turn, the decision
+    /// offered, its amount. Returns the spot and hand it is for.
+    #[inline(always)]
+    fn verify_decision(
+        &self,
+        seat: u8,
+        d: Decision,
+        legal: &Legal,
+    ) -> Result<(u8, u8), ActionError> {
+        let (spot, hand) = self.turn_of(seat, legal)?;
+        if !legal.decisions.allows(d) {
+            let si = seat * self.table.cfg.spots + spot;
+            return Err(self.refusal(seat, si, hand, d));
+        }
+        self.check_amount(seat, d, legal)?;
+        Ok((spot, hand))
+    }
+
+    /// Why decision `d` on hand `hand` of spot `si` is not offered.
+    #[cold]
+    fn refusal(&self, seat: u8, si: u8, hand: u8, d: Decision) -> ActionError {
+        if let Stage::Play(..) = self.stage {
+            // Allowed by the rules but not affordable: say so.
+            let (rules, _, _) = self.hand_options(usize::from(si), usize::from(hand));
+            if rules.allows(d) {
+                let ph = &self.hands[usize::from(si) * self.mh() + usize::from(hand)];
+                let needed = match d {
+                    Decision::Double(a) => a,
+                    _ => ph.stake,
+                };
+                return ActionError::InsufficientBalance {
+                    needed,
+                    balance: self.balances[usize::from(seat)],
+                };
+            }
+        }
+        ActionError::NotOffered {
+            decision: d,
+            why: self.why_not(usize::from(si), usize::from(hand), d),
+        }
+    }
+
+    /// The rule or state that keeps decision `d` off hand `h` of spot `si` (mirrors
+    /// [`Self::hand_options`] and the offers, for the refusals only).
+    fn why_not(&self, si: usize, h: usize, d: Decision) -> NotOfferedWhy {
+        use NotOfferedWhy as W;
+        let cfg = &self.table.cfg;
+        match self.stage {
+            Stage::EarlySurrender(_) => {
+                return W::AnswerOfferFirst {
+                    offer: Offer::EarlySurrender,
+                }
+            }
+            Stage::Insurance(_) => {
+                let natural = self.hands[si * self.mh()].status == Status::Natural;
+                return match (d, natural) {
+                    (Decision::Insure(_), true) => W::InsuranceToNatural,
+                    (Decision::EvenMoney, false) => W::EvenMoneyNeedsNatural,
+                    (_, true) => W::AnswerOfferFirst {
+                        offer: Offer::EvenMoney,
+                    },
+                    (_, false) => W::AnswerOfferFirst {
+                        offer: Offer::Insurance,
+                    },
+                };
+            }
+            Stage::Play(..) => {}
+            _ => return W::NotNow,
+        }
+        let ph = &self.hands[si * self.mh() + h];
+        let hand = &ph.hand;
+        let two = hand.len() == 2;
+        let total = hand.total();
+        let one_card_ace = ph.split_aces && cfg.one_card_aces;
+        match d {
+            Decision::Insure(_) if cfg.insurance == InsuranceOffer::Off => W::NoInsurance,
+            Decision::Insure(_) => W::OfferOver(Offer::Insurance),
+            Decision::EvenMoney if !cfg.even_money => W::NoEvenMoney,
+            Decision::EvenMoney => W::OfferOver(Offer::EvenMoney),
+            Decision::Decline => W::NothingToDecline,
+            Decision::Split => {
+                if cfg.max_hands <= 1 {
+                    W::NoSplit
+                } else if !two || !hand.is_pair(cfg.split_by_rank) {
+                    W::NotAPair {
+                        by_rank: cfg.split_by_rank,
+                    }
+                } else if self.spots[si].nhands >= cfg.max_hands {
+                    if cfg.max_hands == 2 {
+                        W::NoResplit
+                    } else {
+                        W::HandLimit { max: cfg.max_hands }
+                    }
+                } else if ph.split_aces && !cfg.resplit_aces {
+                    W::NoResplitAces
+                } else {
+                    W::NotNow
+                }
+            }
+            Decision::Hit => {
+                if one_card_ace {
+                    W::SplitAceOneCard
+                } else if ph.split_aces && !cfg.hit_split_aces {
+                    W::NoHitSplitAces
+                } else if total >= 21 && hand.is_soft() {
+                    W::SoftTwentyOne
+                } else if total >= 21 {
+                    W::TwentyOne
+                } else {
+                    W::NotNow
+                }
+            }
+            Decision::Double(_) => {
+                if cfg.double_totals == 0 {
+                    W::NoDouble
+                } else if one_card_ace {
+                    W::SplitAceOneCard
+                } else if !two {
+                    W::DoubleFirstTwoCards
+                } else if cfg.double_totals.checked_shr(u32::from(total)).unwrap_or(0) & 1 == 0 {
+                    W::DoubleNotOnTotal {
+                        total,
+                        totals: cfg.double_totals,
+                    }
+                } else if ph.split && !cfg.das {
+                    W::NoDoubleAfterSplit
+                } else {
+                    W::NotNow
+                }
+            }
+            Decision::Surrender => {
+                if cfg.surrender == Surrender::None {
+                    W::NoSurrender
+                } else if one_card_ace {
+                    W::SplitAceOneCard
+                } else if !two {
+                    W::SurrenderFirstTwoCards
+                } else if ph.split && !cfg.surrender_after_split {
+                    W::NoSurrenderAfterSplit
+                } else {
+                    W::NotNow
+                }
+            }
+            Decision::Stand => W::NotNow,
+        }
+    }
+
     /// [`Round::decide`] with the legal actions already computed for this state.
     pub(crate) fn decide_with<I: Io>(
         &mut self,
@@ -639,27 +813,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         legal: Legal,
         io: &mut I,
     ) -> Result<(), ActionError> {
-        let (spot, hand) = self.turn_of(seat, &legal)?;
+        let (spot, hand) = self.verify_decision(seat, d, &legal)?;
         let si = seat * self.table.cfg.spots + spot;
-        if !legal.decisions.allows(d) {
-            // Allowed by the rules but not affordable: say so.
-            if let Stage::Play(..) = self.stage {
-                let (rules, _, _) = self.hand_options(usize::from(si), usize::from(hand));
-                if rules.allows(d) {
-                    let ph = &self.hands[usize::from(si) * self.mh() + usize::from(hand)];
-                    let needed = match d {
-                        Decision::Double(a) => a,
-                        _ => ph.stake,
-                    };
-                    return Err(ActionError::InsufficientBalance {
-                        needed,
-                        balance: self.balances[usize::from(seat)],
-                    });
-                }
-            }
-            return Err(ActionError::NotOffered { decision: d });
-        }
-        self.check_amount(seat, d, &legal)?;
         // Verified: apply.
         let at = self.place(si, hand);
         io.emit(Event::Decided { at, decision: d });

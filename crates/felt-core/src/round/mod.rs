@@ -19,7 +19,10 @@ mod settle;
 mod table;
 mod view;
 
-pub use action::{Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, Turn};
+pub use action::{
+    Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, NotOfferedWhy, Offer,
+    Turn,
+};
 pub use event::{
     Account, BetKind, Event, EventSink, FnSink, MeterWhy, Move, NoopSink, Outcome, ParsePaysError,
     Pays, Place, PublicEvent, Settlement, ShuffleWhy, Target, Why,

@@ -211,6 +211,14 @@ pub fn rules_card(r: &Rules) -> String {
     o
 }
 
+/// The part of the rules card about one side bet: what it reads, its limits and its
+/// pay table, for a shoe of `decks` decks.
+pub fn side_bet_card_text(b: &SideBetRules, decks: u8) -> String {
+    let mut o = String::new();
+    side_bet_card(&mut o, b, decks);
+    o
+}
+
 fn side_bet_card(o: &mut String, b: &SideBetRules, decks: u8) {
     let _ = writeln!(o, "{} (side bet `{}`)", b.name, b.id);
     let _ = writeln!(o, "  Reads {}.", b.kind.cards_read());

@@ -7,7 +7,7 @@ mod describe;
 mod load;
 mod validate;
 
-pub use describe::rules_card;
+pub use describe::{rules_card, side_bet_card_text};
 pub use load::{line_of_offset, RulesError, RulesErrorKind};
 
 use crate::money::{Basis, Money, Payout, Ratio};

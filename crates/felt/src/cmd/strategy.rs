@@ -62,7 +62,7 @@ fn up_label(up: u8) -> String {
     }
 }
 
-fn action_word(a: Action) -> &'static str {
+pub(crate) fn action_word(a: Action) -> &'static str {
     match a {
         Action::Stand => "stand",
         Action::Hit => "hit",
@@ -102,7 +102,7 @@ fn row_label(kind: HandKind, t: u8) -> String {
 }
 
 /// A row's name in words: `hard 16`, `soft 18`, `8,8`.
-fn row_name(kind: HandKind, t: u8) -> String {
+pub(crate) fn row_name(kind: HandKind, t: u8) -> String {
     match kind {
         HandKind::Hard => format!("hard {t}"),
         HandKind::Soft => format!("soft {t}"),
@@ -280,7 +280,7 @@ fn after_split(diffs: &[PostSplitDifference]) -> String {
 }
 
 /// Whether the dealer peeks for a natural under `up`.
-fn peeks_under(peek: Peek, up: u8) -> bool {
+pub(crate) fn peeks_under(peek: Peek, up: u8) -> bool {
     match peek {
         Peek::TenAndAce => up == 1 || up == 10,
         Peek::AceOnly => up == 1,
@@ -290,7 +290,7 @@ fn peeks_under(peek: Peek, up: u8) -> bool {
 
 /// A cell's values, each action's on the basis asked: given no dealer blackjack
 /// (under a card the dealer peeks under), or before the peek.
-fn values(cell: &Cell, given: bool, early_surrender: bool) -> Vec<(Action, f64)> {
+pub(crate) fn values(cell: &Cell, given: bool, early_surrender: bool) -> Vec<(Action, f64)> {
     let f = |v: f64| if given { cell.given_no_natural(v) } else { v };
     let mut v = vec![(Action::Stand, f(cell.stand)), (Action::Hit, f(cell.hit))];
     if let Some(d) = cell.double {

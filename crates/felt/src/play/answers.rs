@@ -18,10 +18,11 @@ pub fn parse_amount(s: &str, default: Money) -> Result<Money, String> {
     Ok(m)
 }
 
-/// Yes or no; empty is no.
-pub fn parse_yes_no(s: &str) -> Result<bool, String> {
+/// Yes or no; empty takes `default`.
+pub fn parse_yes_no(s: &str, default: bool) -> Result<bool, String> {
     match s.to_ascii_lowercase().as_str() {
-        "" | "n" | "no" => Ok(false),
+        "" => Ok(default),
+        "n" | "no" => Ok(false),
         "y" | "yes" => Ok(true),
         _ => Err("answer y or n".to_string()),
     }
@@ -40,9 +41,7 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
     }
     if d.contains(D::DOUBLE) {
         match legal.double {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[d]ouble (d AMOUNT, {} to {})", r.min, r.max))
-            }
+            Some(r) if r.min != r.max => items.push(format!("[d]ouble {} to {}", r.min, r.max)),
             Some(r) => items.push(format!("[d]ouble {}", r.max)),
             None => items.push("[d]ouble".to_string()),
         }
@@ -55,9 +54,7 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
     }
     if d.contains(D::INSURE) {
         match legal.insurance {
-            Some(r) if r.min != r.max => {
-                items.push(format!("[i]nsurance (i AMOUNT, {} to {})", r.min, r.max))
-            }
+            Some(r) if r.min != r.max => items.push(format!("[i]nsurance {} to {}", r.min, r.max)),
             Some(r) => items.push(format!("[i]nsurance {}", r.max)),
             None => items.push("[i]nsurance".to_string()),
         }
@@ -69,6 +66,58 @@ pub fn choice_menu(legal: &felt_core::Legal) -> String {
         items.push("[n]o thanks".to_string());
     }
     items.join(", ")
+}
+
+/// What each choice offered now does, one a line.
+pub fn decision_help(legal: &felt_core::Legal) -> String {
+    use felt_core::round::Decisions as D;
+    let d = legal.decisions;
+    let amounts = |r: Option<felt_core::round::AmountRange>, what: &str| match r {
+        Some(r) if r.min != r.max => {
+            format!(
+                " (`{what} AMOUNT`: {} to {}; alone: {})",
+                r.min, r.max, r.max
+            )
+        }
+        Some(r) => format!(" (for {})", r.max),
+        None => String::new(),
+    };
+    let mut lines = Vec::new();
+    let mut add = |bit: D, text: String| {
+        if d.contains(bit) {
+            lines.push(format!("  {text}"));
+        }
+    };
+    add(D::HIT, "h, hit: take a card".into());
+    add(D::STAND, "s, stand: take no more cards".into());
+    add(
+        D::DOUBLE,
+        format!(
+            "d, double: add to the bet and take exactly one card{}",
+            amounts(legal.double, "d")
+        ),
+    );
+    add(
+        D::SPLIT,
+        "p, split: two hands, each with a bet equal to this one".into(),
+    );
+    add(
+        D::SURRENDER,
+        "r, surrender: give up the hand and half the bet".into(),
+    );
+    add(
+        D::INSURE,
+        format!(
+            "i, insurance: a bet that the dealer has blackjack, paid 2 to 1{}",
+            amounts(legal.insurance, "i")
+        ),
+    );
+    add(
+        D::EVEN_MONEY,
+        "e, even money: your blackjack paid 1 to 1 now, whatever the dealer has".into(),
+    );
+    add(D::DECLINE, "n, no thanks: decline the offer".into());
+    lines.join("\n")
 }
 
 /// Why `m` is not an amount `r` allows: out of range, or between two steps (C-6: an
@@ -95,34 +144,54 @@ fn refuse_amount(m: Money, r: felt_core::round::AmountRange) -> String {
     }
 }
 
-/// Reads a choice; refuses what is not offered, saying what is.
-pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
+/// What a choice needs besides the answer: the legal choices, the hand's stake (the
+/// amount of a double, or twice an insurance, when the answer gives none and none is
+/// offered), and the engine's check of a decision.
+pub struct Choice<'a, F> {
+    /// The legal choices now.
+    pub legal: &'a felt_core::Legal,
+    /// The stake of the hand deciding.
+    pub stake: Money,
+    /// The engine's verdict on a decision (`Round::check_decision`).
+    pub check: F,
+}
+
+/// Reads a choice; a decision the engine refuses is answered with the engine's reason
+/// (C-10), and the question, asked again, shows the choices.
+pub fn parse_decision<F>(s: &str, c: &Choice<'_, F>) -> Result<Decision, String>
+where
+    F: Fn(Decision) -> Result<(), felt_core::ActionError>,
+{
+    let legal = c.legal;
     let mut words = s.split_whitespace();
     let word = words.next().unwrap_or("").to_ascii_lowercase();
     let amount = words.next();
-    let pick = |range: Option<felt_core::round::AmountRange>| -> Result<Money, String> {
-        let r = range.ok_or("no amount is offered")?;
-        match amount {
-            None => Ok(r.max),
-            Some(t) => {
-                let m: Money = t
-                    .parse()
-                    .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())?;
-                if r.allows(m) {
-                    Ok(m)
-                } else {
-                    Err(refuse_amount(m, r))
-                }
+    // The amount given, else the most offered, else (nothing offered: the engine says
+    // why) the full amount.
+    let pick =
+        |range: Option<felt_core::round::AmountRange>, full: Money| -> Result<Money, String> {
+            let given = amount
+                .map(|t| {
+                    t.parse::<Money>()
+                        .map_err(|e: felt_core::money::ParseMoneyError| e.to_string())
+                })
+                .transpose()?;
+            match (range, given) {
+                (None, g) => Ok(g.unwrap_or(full)),
+                (Some(r), None) => Ok(r.max),
+                (Some(r), Some(m)) if r.allows(m) => Ok(m),
+                (Some(r), Some(m)) => Err(refuse_amount(m, r)),
             }
-        }
-    };
+        };
     let d = match word.as_str() {
         "h" | "hit" => Decision::Hit,
         "s" | "stand" => Decision::Stand,
-        "d" | "double" => Decision::Double(pick(legal.double)?),
+        "d" | "double" => Decision::Double(pick(legal.double, c.stake)?),
         "p" | "split" => Decision::Split,
         "r" | "surrender" => Decision::Surrender,
-        "i" | "insurance" | "insure" => Decision::Insure(pick(legal.insurance)?),
+        "i" | "insurance" | "insure" => {
+            Decision::Insure(pick(legal.insurance, Money(c.stake.as_cents() / 2))?)
+        }
         "e" | "even" | "even-money" => Decision::EvenMoney,
         "n" | "no" => Decision::Decline,
         "" => return Err(format!("choose one of: {}", choice_menu(legal))),
@@ -134,12 +203,7 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
     if words.next().is_some() {
         return Err("too many words: give a choice and at most one amount".to_string());
     }
-    if !legal.decisions.allows(d) {
-        return Err(format!(
-            "not offered now; choose one of: {}",
-            choice_menu(legal)
-        ));
-    }
+    (c.check)(d).map_err(|e| e.to_string())?;
     Ok(d)
 }
 
@@ -147,6 +211,22 @@ pub fn parse_decision(s: &str, legal: &felt_core::Legal) -> Result<Decision, Str
 mod amount_tests {
     use super::*;
     use felt_core::round::{AmountRange, Decisions, Turn};
+
+    /// `parse_decision` with an engine that takes whatever the legal set allows.
+    fn parse(s: &str, legal: &felt_core::Legal) -> Result<Decision, String> {
+        let c = Choice {
+            legal,
+            stake: Money::cents(1000),
+            check: |d: Decision| {
+                if legal.decisions.allows(d) {
+                    Ok(())
+                } else {
+                    Err(felt_core::ActionError::NoChanceStep)
+                }
+            },
+        };
+        parse_decision(s, &c)
+    }
 
     fn insurance(min: i64, max: i64, step: i64, full: i64) -> felt_core::Legal {
         felt_core::Legal {
@@ -166,23 +246,23 @@ mod amount_tests {
     fn c_6_an_amount_between_steps_says_the_step_and_one_out_of_range_the_range() {
         // Lucky Ladies, a 10.00 bet: insurance from 1.00 to 5.00 in steps of 1.00.
         let legal = insurance(100, 500, 100, 500);
-        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        let e = parse("i 2.50", &legal).unwrap_err();
         assert_eq!(
             e,
             "2.50 is not allowed: amounts go in steps of 1.00 from 1.00 to 5.00"
         );
-        let e = parse_decision("i 7", &legal).unwrap_err();
+        let e = parse("i 7", &legal).unwrap_err();
         assert_eq!(e, "7.00 is not allowed: 1.00 to 5.00 in steps of 1.00");
         assert_eq!(
-            parse_decision("i 2", &legal),
+            parse("i 2", &legal),
             Ok(Decision::Insure(Money::cents(200)))
         );
         // Half of a 7.00 bet: 3.50 is allowed as the full amount, and said so.
         let legal = insurance(100, 350, 100, 350);
-        let e = parse_decision("i 2.50", &legal).unwrap_err();
+        let e = parse("i 2.50", &legal).unwrap_err();
         assert!(e.ends_with("or exactly 3.50"), "{e}");
         assert_eq!(
-            parse_decision("i 3.50", &legal),
+            parse("i 3.50", &legal),
             Ok(Decision::Insure(Money::cents(350)))
         );
     }

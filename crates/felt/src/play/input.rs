@@ -16,6 +16,46 @@ use std::io::{BufRead, ErrorKind, Write};
 /// and far beyond what a person types, while bounding what one line can cost.
 pub const MAX_ANSWER: usize = 4096;
 
+/// The widest line the table writes, in characters (display columns: the suits are
+/// one column each): a terminal's 80 columns.
+pub const WIDTH: usize = 80;
+
+/// The widest last line of a question: room for the answer after it.
+const QUESTION_WIDTH: usize = WIDTH - 10;
+
+/// `line` in lines of at most `width` characters, broken at spaces; a continued line
+/// is indented two spaces more than the line it continues. A word longer than a line
+/// stands alone on its line.
+pub fn wrap(line: &str, width: usize) -> Vec<String> {
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    let indent = " ".repeat((lead + 2).min(width / 2));
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = " ".repeat(lead);
+    let mut cur_len = lead;
+    // Whether the current line has no word yet.
+    let mut fresh = true;
+    for word in line[lead..].split(' ') {
+        let n = word.chars().count();
+        if !fresh && cur_len + 1 + n > width {
+            out.push(std::mem::replace(&mut cur, indent.clone()));
+            cur_len = indent.len();
+            fresh = true;
+        }
+        if !fresh {
+            cur.push(' ');
+            cur_len += 1;
+        }
+        cur.push_str(word);
+        cur_len += n;
+        fresh = false;
+    }
+    out.push(cur);
+    out
+}
+
 /// What came back from a question.
 pub enum Answer<T> {
     /// A valid answer.
@@ -59,9 +99,13 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         }
     }
 
-    /// Writes a line.
+    /// Writes a line (or lines), each within [`WIDTH`] columns.
     pub fn say(&mut self, text: impl AsRef<str>) {
-        let _ = writeln!(self.out, "{}", text.as_ref());
+        for line in text.as_ref().split('\n') {
+            for l in wrap(line, WIDTH) {
+                let _ = writeln!(self.out, "{l}");
+            }
+        }
     }
 
     /// Reads one line, holding at most [`MAX_ANSWER`] bytes of it (plus its line
@@ -125,14 +169,22 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
         }
     }
 
-    /// Asks until `parse` accepts the answer; `q`/`quit` or the end of input quits.
-    pub fn ask<T>(
+    /// Asks until `parse` accepts the answer; `q`/`quit` or the end of input quits. An
+    /// answer `help` knows (`?`, `rules`, ...) is answered with its text and the
+    /// question asked again.
+    pub fn ask_with<T>(
         &mut self,
         question: &str,
+        help: impl Fn(&str) -> Option<String>,
         mut parse: impl FnMut(&str) -> Result<T, String>,
     ) -> Answer<T> {
+        let mut lines = wrap(question, QUESTION_WIDTH);
+        let last = lines.pop().unwrap_or_default();
         loop {
-            let _ = write!(self.out, "{question} ");
+            for l in &lines {
+                let _ = writeln!(self.out, "{l}");
+            }
+            let _ = write!(self.out, "{last} ");
             let _ = self.out.flush();
             let line = match self.read_line() {
                 Line::Text(s) => s,
@@ -181,11 +233,13 @@ impl<R: BufRead, W: Write> Prompter<R, W> {
             if answer.eq_ignore_ascii_case("q") || answer.eq_ignore_ascii_case("quit") {
                 return Answer::Quit;
             }
+            if let Some(text) = help(&answer.to_ascii_lowercase()) {
+                self.say(text);
+                continue;
+            }
             match parse(answer) {
                 Ok(v) => return Answer::Value(v),
-                Err(why) => {
-                    let _ = writeln!(self.out, "  ! {why}");
-                }
+                Err(why) => self.say(format!("  ! {why}")),
             }
         }
     }
@@ -203,11 +257,26 @@ mod tests {
             // A small buffer, so lines cross many reads.
             let reader = std::io::BufReader::with_capacity(7, input);
             let mut p = Prompter::new(reader, &mut out, false);
-            while let Answer::Value(v) = p.ask("?", |s| Ok(s.to_string())) {
+            while let Answer::Value(v) = p.ask_with("?", |_| None, |s| Ok(s.to_string())) {
                 got.push(v);
             }
         }
         (got, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn wrap_breaks_at_spaces_within_the_width_and_indents_what_follows() {
+        assert_eq!(wrap("short", 10), ["short"]);
+        let w = wrap("  ! one two three four five six", 12);
+        assert_eq!(w, ["  ! one two", "    three", "    four", "    five six"]);
+        assert!(w.iter().all(|l| l.chars().count() <= 12));
+        // A word longer than the width stands alone.
+        assert_eq!(
+            wrap("a 0123456789abc b", 10),
+            ["a", "  0123456789abc", "  b"]
+        );
+        // Characters, not bytes: suits are one column.
+        assert_eq!(wrap("7♥ 7♥ 7♥", 8), ["7♥ 7♥ 7♥"]);
     }
 
     #[test]

@@ -13,12 +13,15 @@
 //! refused, and a killed session's seats are free again at once.
 
 mod answers;
+mod bets;
 mod files;
+mod help;
 mod input;
 pub mod render;
 
-use answers::{choice_menu, parse_amount, parse_decision, parse_yes_no};
+use answers::{choice_menu, decision_help, parse_amount, parse_decision, parse_yes_no, Choice};
 use anyhow::{Context, Result};
+use bets::LastBets;
 use felt_core::round::{Action, Event, Turn};
 use felt_core::rules::OnCrash;
 use felt_core::{Money, Phase, Rules, Shoe};
@@ -28,6 +31,7 @@ use felt_session::recovery::{self, Recovered};
 use felt_session::seed;
 use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
 use files::{read_shoe_file, stacked_shoe, EventFile};
+use help::Help;
 use input::{Answer, Prompter};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -53,10 +57,11 @@ pub struct Args {
     /// Betting spots per seat (1 to the game's limit).
     #[arg(long, default_value_t = 1)]
     pub spots: u8,
-    /// Bankroll given to a NEW player (a name the books have never seen); a known
-    /// player keeps the balance the books hold.
-    #[arg(long, default_value = "1000.00")]
-    pub bankroll: Money,
+    /// Bankroll given to a NEW player (a name the books have never seen) [default:
+    /// 1000.00]; a known player keeps the balance the books hold (the table says so):
+    /// `--deposit` adds money to it.
+    #[arg(long)]
+    pub bankroll: Option<Money>,
     /// Your name in the books. Seat 1 plays as NAME, seats 2, 3, ... as NAME-2,
     /// NAME-3, ...; the table is GAME/NAME. One session per player at a time. Names
     /// that look the same are one name (`alice`, `alice ` with a trailing space or a
@@ -77,6 +82,22 @@ pub struct Args {
     /// Write every event (every card, decision, wager and settlement) as JSON lines.
     #[arg(long)]
     pub events: Option<PathBuf>,
+}
+
+/// The bankroll a new player gets without `--bankroll`.
+const DEFAULT_BANKROLL: Money = Money::cents(100_000);
+
+/// The command that adds money to this session's wallets.
+fn deposit_command(a: &Args) -> String {
+    let mut c = format!("felt play {}", a.game);
+    if a.player != "player" {
+        c.push_str(&format!(" --player {}", a.player));
+    }
+    if let Some(db) = &a.db {
+        c.push_str(&format!(" --db {}", db.display()));
+    }
+    c.push_str(" --deposit AMOUNT");
+    c
 }
 
 /// Runs the table on standard input and output.
@@ -103,6 +124,7 @@ pub fn seat_names(player: &str, seats: u8) -> Vec<String> {
 /// Runs the table over any input and output (tests drive it with a byte buffer).
 pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Result<()> {
     let rules = crate::game_arg::load_game(&a.game)?;
+    let bankroll = a.bankroll.unwrap_or(DEFAULT_BANKROLL);
     let max_spots = rules.table().max_spots_per_player;
     anyhow::ensure!(
         (1..=rules.table().seats).contains(&a.seats),
@@ -115,16 +137,15 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         "--spots {}: this game allows 1 to {max_spots} spots per player",
         a.spots
     );
-    anyhow::ensure!(a.bankroll > Money::ZERO, "--bankroll must be positive");
+    anyhow::ensure!(bankroll > Money::ZERO, "--bankroll must be positive");
     anyhow::ensure!(
         !matches!(a.deposit, Some(d) if d < Money::ZERO),
         "--deposit cannot be negative"
     );
     let limit = felt_core::round::MAX_BALANCE;
     anyhow::ensure!(
-        a.bankroll <= limit,
-        "--bankroll {}: a wallet holds at most {limit} (the engine's balance limit)",
-        a.bankroll
+        bankroll <= limit,
+        "--bankroll {bankroll}: a wallet holds at most {limit} (the engine's balance limit)"
     );
     if let Some(d) = a.deposit {
         anyhow::ensure!(
@@ -241,7 +262,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             let now = if known.contains(&acc) {
                 store.balance(&acc)?
             } else {
-                a.bankroll
+                bankroll
             };
             let limit = felt_core::round::MAX_BALANCE;
             anyhow::ensure!(
@@ -254,11 +275,15 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     for name in &players {
         let acc = Account::player(name.clone());
         if !known.contains(&acc) {
-            store.deposit(name, a.bankroll)?;
+            store.deposit(name, bankroll)?;
+            p.say(format!("New player {name}: {bankroll} from the cashier."));
+        } else if a.bankroll.is_some() {
             p.say(format!(
-                "New player {name}: {} from the cashier.",
-                a.bankroll
+                "{name} is known to the books: the balance of {} is kept (--bankroll is \
+                 for a new player). To add money:",
+                store.balance(&acc)?
             ));
+            p.say(format!("  {}", deposit_command(a)));
         }
         if let Some(d) = a.deposit.filter(|d| *d > Money::ZERO) {
             store.deposit(name, d)?;
@@ -267,11 +292,19 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     }
 
     // A round this table left unfinished (a crash, or a player who left mid-hand).
+    let nsides = rules.side_bets().len();
+    let slots = players.len() * usize::from(a.spots);
+    // A returning player starts at the bets of the last round the books hold.
+    let last = LastBets::from_books(&store, &ctx.table_id, &players, a.spots, nsides)?
+        .unwrap_or_else(|| LastBets::new(slots, nsides));
     let mut session = Session {
         rules,
-        last_bets: Vec::new(),
+        last,
         names: Names::new(rules, a.spots),
         held: Vec::new(),
+        help: Help::new(rules),
+        intro: None,
+        deposit: deposit_command(a),
     };
     // Every round left open at a table of this session's players is completed (or
     // voided) first, under the rules and the crash rule it was begun with, whatever
@@ -330,9 +363,12 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         };
         let mut resumed = Session {
             rules: &round_ctx.rules,
-            last_bets: Vec::new(),
+            last: LastBets::default(),
             names: Names::new(&round_ctx.rules, round_spots),
             held: Vec::new(),
+            help: Help::new(&round_ctx.rules),
+            intro: None,
+            deposit: deposit_command(a),
         };
         if !resumed.play_round(
             &mut p,
@@ -367,7 +403,6 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             }
         },
     };
-    session.last_bets = vec![None; usize::from(a.seats) * usize::from(a.spots)];
     loop {
         let dealing =
             dealing::next_dealing(&store, &ctx, shoe.clone(), &mut seeds, stacked.take())?;
@@ -468,7 +503,14 @@ fn recover<R: BufRead, W: Write>(
 
 struct Session<'a> {
     rules: &'a Rules,
-    last_bets: Vec<Option<Money>>,
+    /// Each spot's last bets: the defaults of the next.
+    last: LastBets,
+    /// `?`, `rules`, `pays` and `hint`.
+    help: Help<'a>,
+    /// The round whose bets were introduced (the limits, the meters).
+    intro: Option<felt_store::RoundId>,
+    /// The command that adds money.
+    deposit: String,
     /// How the lines name seats, spots and hands; follows the round's events.
     names: Names<'a>,
     /// Events shown of a round not yet in the books: they go to the event file with
@@ -563,10 +605,7 @@ impl Session<'_> {
                 ));
                 header = live.id;
             }
-            match live.step(store, ctx, Some(Action::Deal))? {
-                Stepped::Done(ev) => self.show(p, log, &ev, spots)?,
-                refused => p.say(format!("  ! {refused}")),
-            }
+            self.apply(p, store, ctx, live, log, Action::Deal)?;
         }
         if !self.decisions(p, store, ctx, live, log)? {
             let next = match ctx.rules.table().on_crash {
@@ -594,6 +633,68 @@ impl Session<'_> {
         Ok(true)
     }
 
+    /// Applies `action` and shows its events; a refusal is said. `true` if applied.
+    fn apply<R: BufRead, W: Write>(
+        &mut self,
+        p: &mut Prompter<R, W>,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        live: &mut Live,
+        log: &mut EventLog,
+        action: Action,
+    ) -> Result<bool> {
+        match live.step(store, ctx, Some(action))? {
+            Stepped::Done(ev) => {
+                self.show(p, log, &ev, live.setup.spots)?;
+                Ok(true)
+            }
+            refused => {
+                p.say(format!("  ! {refused}"));
+                Ok(false)
+            }
+        }
+    }
+
+    /// The side bets' pay tables, with the meters as the books hold them now.
+    fn pays(&self, store: &SqliteStore) -> String {
+        self.help
+            .pays(|id| store.meter(id).ok().flatten().map(|m| m.amount))
+    }
+
+    /// Before a round's first bet: each progressive's meter, and in the session's first
+    /// round the limits and the words a bet question takes.
+    fn introduce_bets<R: BufRead, W: Write>(
+        &mut self,
+        p: &mut Prompter<R, W>,
+        store: &SqliteStore,
+        live: &Live,
+    ) -> Result<()> {
+        if self.intro == Some(live.id) {
+            return Ok(());
+        }
+        let first = self.intro.is_none();
+        self.intro = Some(live.id);
+        let l = self.rules.main_bet().limits();
+        if first {
+            p.say(format!(
+                "Main bet {} to {} in steps of {}: Enter takes the amount in brackets, 0 no \
+             bet, r all of the last bets, ? help.",
+                l.min, l.max, l.increment
+            ));
+        }
+        for b in self.rules.side_bets() {
+            if let Some(pr) = &b.progressive {
+                if let Some(m) = store.meter(&pr.meter)? {
+                    p.say(format!(
+                        "{} meter: {} (pays: its pay table).",
+                        b.name, m.amount
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Main and side bets for every seat and spot that has none yet; `false` if the
     /// player quits.
     fn take_bets<R: BufRead, W: Write>(
@@ -606,12 +707,28 @@ impl Session<'_> {
     ) -> Result<bool> {
         let spots = live.setup.spots;
         self.names.set_spots(spots);
-        if self.last_bets.len() < usize::from(live.engine.seats()) * usize::from(spots) {
-            self.last_bets = vec![None; usize::from(live.engine.seats()) * usize::from(spots)];
-        }
+        let nsides = self.rules.side_bets().len();
+        self.last.fit(
+            usize::from(live.engine.seats()) * usize::from(spots),
+            nsides,
+        );
+        self.introduce_bets(p, store, live)?;
         loop {
             let limits = self.rules.main_bet().limits();
+            let mut can_bet = false;
             for seat in 0..live.engine.seats() {
+                let balance = live.engine.balance(seat).unwrap_or_default();
+                if balance < limits.min {
+                    p.say(format!(
+                        "{} has {balance}, less than the {} minimum bet. To add money, \
+                         leave the table and run:",
+                        self.names.seat(seat),
+                        limits.min,
+                    ));
+                    p.say(format!("  {}", self.deposit));
+                    continue;
+                }
+                can_bet = true;
                 for spot in 0..spots {
                     let has_bet = live
                         .engine
@@ -622,82 +739,138 @@ impl Session<'_> {
                     if has_bet {
                         continue;
                     }
-                    let slot = usize::from(seat) * usize::from(spots) + usize::from(spot);
-                    let default = self.last_bets[slot].unwrap_or(limits.min);
-                    let who = self.names.spot(seat, spot);
-                    let placed = loop {
-                        let q = format!(
-                            "{who} (balance {}): main bet {} to {} in steps of {}, 0 for none [{default}]?",
-                            live.engine.balance(seat).unwrap_or_default(),
-                            limits.min,
-                            limits.max,
-                            limits.increment
-                        );
-                        let amount = match p.ask(&q, |s| parse_amount(s, default)) {
-                            Answer::Quit => return Ok(false),
-                            Answer::Value(a) => a,
-                        };
-                        if amount == Money::ZERO {
-                            break false;
-                        }
-                        match live.step(store, ctx, Some(Action::Bet { seat, spot, amount }))? {
-                            Stepped::Done(ev) => {
-                                self.show(p, log, &ev, spots)?;
-                                self.last_bets[slot] = Some(amount);
-                                break true;
-                            }
-                            refused => p.say(format!("  ! {refused}")),
-                        }
-                    };
-                    if !placed {
-                        continue;
-                    }
-                    for (i, b) in self.rules.side_bets().iter().enumerate() {
-                        let fixed = b.min == b.max;
-                        let q = if fixed {
-                            format!("  {} side bet of {}? [y/N]", b.name, b.min)
-                        } else {
-                            format!(
-                                "  {} side bet, {} to {} in steps of {}, 0 for none [0]?",
-                                b.name, b.min, b.max, b.increment
-                            )
-                        };
-                        loop {
-                            let amount = match p.ask(&q, |s| {
-                                if fixed {
-                                    parse_yes_no(s).map(|y| if y { b.min } else { Money::ZERO })
-                                } else {
-                                    parse_amount(s, Money::ZERO)
-                                }
-                            }) {
-                                Answer::Quit => return Ok(false),
-                                Answer::Value(a) => a,
-                            };
-                            if amount == Money::ZERO {
-                                break;
-                            }
-                            let act = Action::SideBet {
-                                seat,
-                                spot,
-                                bet: i as u8,
-                                amount,
-                            };
-                            match live.step(store, ctx, Some(act))? {
-                                Stepped::Done(ev) => {
-                                    self.show(p, log, &ev, spots)?;
-                                    break;
-                                }
-                                refused => p.say(format!("  ! {refused}")),
-                            }
-                        }
+                    if !self.bet_spot(p, store, ctx, live, log, seat, spot)? {
+                        return Ok(false);
                     }
                 }
             }
             if !live.engine.view(0).spots.is_empty() {
                 return Ok(true);
             }
+            if !can_bet {
+                p.say("No seat can cover the minimum bet: you leave the table.");
+                return Ok(false);
+            }
             p.say("  ! no bet on the table: place a main bet to play, or q to leave.");
         }
+    }
+
+    /// The bets of one spot: its main bet, then its side bets (`r`: all of the spot's
+    /// last bets at once); `false` if the player quits.
+    #[allow(clippy::too_many_arguments)]
+    fn bet_spot<R: BufRead, W: Write>(
+        &mut self,
+        p: &mut Prompter<R, W>,
+        store: &mut SqliteStore,
+        ctx: &Ctx,
+        live: &mut Live,
+        log: &mut EventLog,
+        seat: u8,
+        spot: u8,
+    ) -> Result<bool> {
+        let spots = live.setup.spots;
+        let limits = self.rules.main_bet().limits();
+        let slot = usize::from(seat) * usize::from(spots) + usize::from(spot);
+        let last_main = self.last.main[slot];
+        let default = last_main.unwrap_or(limits.min);
+        let who = self.names.spot(seat, spot);
+        let choices = format!(
+            "  AMOUNT: a main bet of {} to {} in steps of {}\n  Enter: {default}\n  \
+             0: no bet on this spot\n  r: all of this spot's last bets (main and side bets)",
+            limits.min, limits.max, limits.increment
+        );
+        // (main bet, whether the side bets are the last ones, unasked)
+        let (placed, rebet) = loop {
+            let q = format!(
+                "{who} (balance {}): main bet [{default}]?",
+                live.engine.balance(seat).unwrap_or_default()
+            );
+            let pays = || self.pays(store);
+            let help = |w: &str| self.help.answer(w, &choices, pays, None);
+            let answer = p.ask_with(&q, help, |s| match s.to_ascii_lowercase().as_str() {
+                "r" | "rebet" => last_main
+                    .map(|m| (m, true))
+                    .ok_or_else(|| "no last bet yet: give an amount".to_string()),
+                _ => parse_amount(s, default).map(|m| (m, false)),
+            });
+            let (amount, rebet) = match answer {
+                Answer::Quit => return Ok(false),
+                Answer::Value(a) => a,
+            };
+            if amount == Money::ZERO {
+                break (false, false);
+            }
+            if self.apply(p, store, ctx, live, log, Action::Bet { seat, spot, amount })? {
+                self.last.main[slot] = Some(amount);
+                break (true, rebet);
+            }
+        };
+        if !placed {
+            return Ok(true);
+        }
+        for (i, b) in self.rules.side_bets().iter().enumerate() {
+            let last = self.last.side[slot][i];
+            if rebet {
+                if last > Money::ZERO {
+                    let act = Action::SideBet {
+                        seat,
+                        spot,
+                        bet: i as u8,
+                        amount: last,
+                    };
+                    self.apply(p, store, ctx, live, log, act)?;
+                }
+                continue;
+            }
+            let fixed = b.min == b.max;
+            let (q, choices) = if fixed {
+                let yes = if last > Money::ZERO { "[Y/n]" } else { "[y/N]" };
+                (
+                    format!("  {} side bet of {}? {yes}", b.name, b.min),
+                    format!("  y: a {} side bet of {}\n  n: none", b.name, b.min),
+                )
+            } else {
+                (
+                    format!("  {} side bet [{last}]?", b.name),
+                    format!(
+                        "  AMOUNT: a {} side bet of {} to {} in steps of {}\n  Enter: \
+                         {last}\n  0: none",
+                        b.name, b.min, b.max, b.increment
+                    ),
+                )
+            };
+            loop {
+                let pays = || self.pays(store);
+                let help = |w: &str| self.help.answer(w, &choices, pays, None);
+                let answer = p.ask_with(&q, help, |s| {
+                    if fixed {
+                        parse_yes_no(s, last > Money::ZERO)
+                            .map(|y| if y { b.min } else { Money::ZERO })
+                    } else {
+                        parse_amount(s, last)
+                    }
+                });
+                let amount = match answer {
+                    Answer::Quit => return Ok(false),
+                    Answer::Value(a) => a,
+                };
+                if amount == Money::ZERO {
+                    self.last.side[slot][i] = Money::ZERO;
+                    break;
+                }
+                let act = Action::SideBet {
+                    seat,
+                    spot,
+                    bet: i as u8,
+                    amount,
+                };
+                if self.apply(p, store, ctx, live, log, act)? {
+                    self.last.side[slot][i] = amount;
+                    break;
+                }
+            }
+        }
+        Ok(true)
     }
 
     /// Every decision of the round until it ends; `false` if the player quits.
@@ -737,17 +910,43 @@ impl Session<'_> {
                         .hand(felt_core::round::Place { seat, spot, hand });
                     let menu = choice_menu(&legal);
                     use felt_core::round::Decisions as D;
-                    let offer = if legal.decisions.contains(D::EVEN_MONEY) {
-                        "the dealer shows an ace: even money? "
-                    } else if legal.decisions.contains(D::INSURE) {
-                        "the dealer shows an ace: insurance? "
+                    let offer = if legal.decisions.contains(D::INSURE)
+                        || legal.decisions.contains(D::EVEN_MONEY)
+                    {
+                        " (dealer ace)"
                     } else if legal.decisions.contains(D::DECLINE) {
-                        "surrender now? "
+                        " (early surrender)"
                     } else {
                         ""
                     };
-                    let q = format!("{who}: {offer}{menu}?");
-                    let decision = match p.ask(&q, |s| parse_decision(s, &legal)) {
+                    let q = format!("{who}{offer}: {menu}?");
+                    let at = felt_core::round::HandRef { spot, hand };
+                    let stake = view
+                        .spots
+                        .iter()
+                        .find(|s| s.seat == seat && s.spot == spot)
+                        .and_then(|s| s.hands.get(usize::from(hand)))
+                        .map_or(Money::ZERO, |h| h.stake);
+                    let engine = &live.engine;
+                    let choice = Choice {
+                        legal: &legal,
+                        stake,
+                        check: |d| engine.check_decision(seat, Some(at), d),
+                    };
+                    let cards: Vec<felt_core::Card> = view
+                        .spots
+                        .iter()
+                        .find(|s| s.seat == seat && s.spot == spot)
+                        .and_then(|s| s.hands.get(usize::from(hand)))
+                        .map(|h| h.cards.clone())
+                        .unwrap_or_default();
+                    let hint = || self.help.hint(&cards, view.dealer.up, &legal);
+                    let pays = || self.pays(store);
+                    let help = |w: &str| {
+                        self.help
+                            .answer(w, &decision_help(&legal), pays, Some(&hint))
+                    };
+                    let decision = match p.ask_with(&q, help, |s| parse_decision(s, &choice)) {
                         Answer::Quit => return Ok(false),
                         Answer::Value(d) => d,
                     };
@@ -757,7 +956,7 @@ impl Session<'_> {
                         // The decision names its hand: it cannot land on another.
                         Some(Action::Play {
                             seat,
-                            at: Some(felt_core::round::HandRef { spot, hand }),
+                            at: Some(at),
                             decision,
                         }),
                     )? {

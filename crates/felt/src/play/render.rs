@@ -17,6 +17,136 @@ pub struct Names<'a> {
     spots: u8,
     /// The spots of the current round that have been split: (seat, spot).
     split: Vec<(u8, u8)>,
+    /// What the round's events have shown: every hand's cards, the dealer's.
+    seen: Seen,
+}
+
+/// A spot: (seat, spot).
+type SpotKey = (u8, u8);
+
+/// The cards of the round as its events show them, to say "soft 17" and whether any
+/// hand is left for the dealer to play against.
+#[derive(Default)]
+struct Seen {
+    /// Each spot's hands' cards, as the engine holds them (a split inserts the new
+    /// hand right after the one split).
+    hands: Vec<(SpotKey, Vec<Vec<Card>>)>,
+    /// The dealer's face-up cards, the hole card first once turned.
+    dealer: Vec<Card>,
+    /// Whether the hole card is turned.
+    hole_turned: bool,
+    /// Hands settled (their main stake) so far.
+    settled: usize,
+    /// Naturals settled so far (even money, or paid in turn).
+    naturals_settled: usize,
+    /// The spots paid even money.
+    even_money: Vec<(u8, u8)>,
+    /// The spots' insurance stakes, once settled.
+    insurance_settled: Vec<((u8, u8), Money)>,
+}
+
+impl Seen {
+    fn spot(&mut self, seat: u8, spot: u8) -> &mut Vec<Vec<Card>> {
+        let i = match self.hands.iter().position(|(k, _)| *k == (seat, spot)) {
+            Some(i) => i,
+            None => {
+                self.hands.push(((seat, spot), Vec::new()));
+                self.hands.len() - 1
+            }
+        };
+        &mut self.hands[i].1
+    }
+
+    fn observe(&mut self, e: &Event) {
+        match e {
+            Event::RoundStarted { .. } => *self = Seen::default(),
+            Event::Dealt {
+                to: Target::Player(p),
+                card,
+                side_bet_only: false,
+                ..
+            } => {
+                let hands = self.spot(p.seat, p.spot);
+                let h = usize::from(p.hand);
+                if hands.len() <= h {
+                    hands.resize(h + 1, Vec::new());
+                }
+                hands[h].push(*card);
+            }
+            Event::Dealt {
+                to: Target::Dealer,
+                card,
+                face_up: true,
+                ..
+            } => self.dealer.push(*card),
+            Event::HoleCardTurned { card, .. } => {
+                self.dealer.insert(0, *card);
+                self.hole_turned = true;
+            }
+            Event::Decided {
+                at,
+                decision: Decision::Split,
+            } => {
+                let hands = self.spot(at.seat, at.spot);
+                let h = usize::from(at.hand);
+                if let Some(second) = hands.get_mut(h).and_then(Vec::pop) {
+                    hands.insert(h + 1, vec![second]);
+                }
+            }
+            Event::Settled(s) if s.bet == BetKind::Insurance => {
+                self.insurance_settled
+                    .push(((s.at.seat, s.at.spot), s.stake));
+            }
+            Event::Settled(s) if s.bet == BetKind::Main => {
+                self.settled += 1;
+                if matches!(s.outcome, Outcome::EvenMoney | Outcome::Blackjack) {
+                    self.naturals_settled += 1;
+                }
+                if s.outcome == Outcome::EvenMoney {
+                    self.even_money.push((s.at.seat, s.at.spot));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether hand `p` is soft, as far as the events show.
+    fn soft(&self, p: Place) -> bool {
+        self.hands
+            .iter()
+            .find(|(k, _)| *k == (p.seat, p.spot))
+            .and_then(|(_, hands)| hands.get(usize::from(p.hand)))
+            .is_some_and(|c| felt_core::Hand::from_cards(c).is_soft())
+    }
+
+    fn dealer_soft(&self) -> bool {
+        felt_core::Hand::from_cards(&self.dealer).is_soft()
+    }
+
+    /// Whether no hand is left for the dealer to play against: every hand dealt is
+    /// settled (busted, surrendered, paid) or a natural, which the dealer's cards do
+    /// not change.
+    fn none_left(&self) -> bool {
+        let hands: usize = self.hands.iter().map(|(_, h)| h.len()).sum();
+        let naturals = self
+            .hands
+            .iter()
+            .filter(|(_, h)| {
+                h.len() == 1 && h[0].len() == 2 && felt_core::Hand::from_cards(&h[0]).total() == 21
+            })
+            .count();
+        hands > 0 && self.settled + naturals.saturating_sub(self.naturals_settled) >= hands
+    }
+}
+
+/// A total as a player reads it: "soft 17" when an ace counts 11 (a two-card 21 is
+/// a blackjack, and says so elsewhere).
+pub fn total_words(total: u8, soft: bool) -> String {
+    if soft && total < 21 {
+        format!("soft {total}")
+    } else {
+        total.to_string()
+    }
 }
 
 impl<'a> Names<'a> {
@@ -26,6 +156,7 @@ impl<'a> Names<'a> {
             rules,
             spots,
             split: Vec::new(),
+            seen: Seen::default(),
         }
     }
 
@@ -37,6 +168,7 @@ impl<'a> Names<'a> {
 
     /// Follows the round: a new round forgets the splits, a split marks its spot.
     pub fn observe(&mut self, e: &Event) {
+        self.seen.observe(e);
         match e {
             Event::RoundStarted { .. } => self.split.clear(),
             Event::Decided {
@@ -59,9 +191,14 @@ impl<'a> Names<'a> {
         self.split.contains(&(seat, spot))
     }
 
+    /// "Seat 1".
+    pub fn seat(&self, seat: u8) -> String {
+        format!("Seat {}", seat + 1)
+    }
+
     /// "Seat 1" or "Seat 1 spot 2" (with several spots): the spot, never a hand.
     pub fn spot(&self, seat: u8, spot: u8) -> String {
-        let mut s = format!("Seat {}", seat + 1);
+        let mut s = self.seat(seat);
         if self.spots > 1 {
             s.push_str(&format!(" spot {}", spot + 1));
         }
@@ -140,6 +277,18 @@ pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
             side_bet_only,
         } => match to {
             Target::Dealer if !face_up => "Dealer: hole card, face down.".to_string(),
+            // After the hole card, a card the dealer draws: with the total it makes.
+            Target::Dealer if names.seen.hole_turned => {
+                let cards = &names.seen.dealer;
+                format!(
+                    "Dealer draws {} (total {}).",
+                    card.pretty(),
+                    total_words(
+                        felt_core::Hand::from_cards(cards).total(),
+                        names.seen.dealer_soft()
+                    )
+                )
+            }
             Target::Dealer => format!("Dealer: {}", card.pretty()),
             Target::Player(p) => {
                 let extra = if *side_bet_only {
@@ -159,19 +308,29 @@ pub fn event_line(e: &Event, names: &Names<'_>) -> Option<String> {
         }
         Event::HoleCardTurned { card, total } => {
             format!(
-                "Dealer turns the hole card: {} (total {total}).",
-                card.pretty()
+                "Dealer turns the hole card: {} (total {}).",
+                card.pretty(),
+                total_words(*total, names.seen.dealer_soft())
             )
         }
         Event::Stood { at, total } => {
-            format!("{} stands on {total}.", names.hand(*at))
+            format!(
+                "{} stands on {}.",
+                names.hand(*at),
+                total_words(*total, names.seen.soft(*at))
+            )
         }
         Event::TimedOut { at } => format!("{}: the time to decide ran out.", names.hand(*at)),
         Event::DealerDone { total, busted } => {
             if *busted {
                 format!("Dealer busts with {total}.")
+            } else if names.seen.none_left() {
+                "No hand is left in play: the dealer does not draw.".to_string()
             } else {
-                format!("Dealer stands on {total}.")
+                format!(
+                    "Dealer stands on {}.",
+                    total_words(*total, names.seen.dealer_soft())
+                )
             }
         }
         Event::Settled(s) => settlement_line(s, names),
@@ -229,7 +388,8 @@ fn settlement_line(s: &Settlement, names: &Names<'_>) -> String {
     format!("{who} {what}: {reason}: {}", signed(net))
 }
 
-/// The table as `seat` sees it: the dealer, then every spot's hands.
+/// The table as `seat` sees it: the dealer, then every spot's hands and the bets
+/// beside them (side bets, insurance).
 pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
     let mut out = Vec::new();
     let d = &v.dealer;
@@ -239,7 +399,8 @@ pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
     }
     dealer.push_str(&cards(&d.cards));
     if !d.cards.is_empty() {
-        dealer.push_str(&format!("  ({})", d.total));
+        let soft = felt_core::Hand::from_cards(&d.cards).is_soft();
+        dealer.push_str(&format!("  ({})", total_words(d.total, soft)));
     }
     out.push(dealer);
     for s in &v.spots {
@@ -250,17 +411,47 @@ pub fn table_lines(v: &View, names: &Names<'_>) -> Vec<String> {
             } else {
                 names.spot(s.seat, s.spot)
             };
-            let soft = if h.soft && h.total < 21 { "soft " } else { "" };
-            out.push(format!(
-                "  {who}: {}  ({soft}{})  bet {}{}",
-                cards(&h.cards),
-                h.total,
-                h.stake,
-                if h.status == "open" {
-                    String::new()
-                } else {
-                    format!("  [{}]", h.status)
+            // A hand's stake above the spot's bet is a double (a split hand's stake is
+            // the bet).
+            let doubled = if h.stake > s.main { " doubled" } else { "" };
+            let status = match h.status {
+                "open" => String::new(),
+                "natural" if names.seen.even_money.contains(&(s.seat, s.spot)) => {
+                    "  [even money]".to_string()
                 }
+                st => format!("  [{st}]"),
+            };
+            out.push(format!(
+                "  {who}: {}  ({})  bet {}{doubled}{status}",
+                cards(&h.cards),
+                total_words(h.total, h.soft),
+                h.stake,
+            ));
+        }
+        let mut beside: Vec<String> = s
+            .side_bets
+            .iter()
+            .map(|b| {
+                let state = if b.open { "" } else { " (settled)" };
+                format!("{} {}{state}", names.side_bet(b.id.as_str()), b.amount)
+            })
+            .collect();
+        if s.insurance > Money::ZERO {
+            beside.push(format!("insurance {}", s.insurance));
+        }
+        for (_, stake) in names
+            .seen
+            .insurance_settled
+            .iter()
+            .filter(|(k, _)| *k == (s.seat, s.spot))
+        {
+            beside.push(format!("insurance {stake} (settled)"));
+        }
+        if !beside.is_empty() {
+            out.push(format!(
+                "  {} also: {}",
+                names.spot(s.seat, s.spot),
+                beside.join(", ")
             ));
         }
     }
