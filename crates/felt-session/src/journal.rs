@@ -57,6 +57,18 @@ pub enum StepAction {
     Batch(ClientBatch),
 }
 
+impl StepAction {
+    /// The engine actions of the step, in order (none for a setup).
+    pub fn actions(&self) -> Vec<Action> {
+        match self {
+            StepAction::Setup(_) => Vec::new(),
+            StepAction::Action(a) => vec![*a],
+            StepAction::Client(c) => vec![c.action],
+            StepAction::Batch(b) => b.actions.clone(),
+        }
+    }
+}
+
 /// Actions a client sent as one, with the id it gave them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClientBatch {

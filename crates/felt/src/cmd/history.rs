@@ -251,16 +251,14 @@ fn round_lines(r: &RoundRecord, side_ids: &[String]) -> Vec<String> {
         .iter()
         .filter_map(|s| s.action.as_deref())
         .filter_map(|a| match serde_json::from_str::<StepAction>(a) {
-            Ok(StepAction::Action(a)) => Some(action_text(&a, side_ids)),
-            Ok(StepAction::Client(c)) => Some(action_text(&c.action, side_ids)),
-            Ok(StepAction::Batch(b)) => Some(
-                b.actions
+            Ok(StepAction::Setup(_)) => None,
+            Ok(step) => Some(
+                step.actions()
                     .iter()
                     .map(|a| action_text(a, side_ids))
                     .collect::<Vec<_>>()
                     .join(", "),
             ),
-            Ok(StepAction::Setup(_)) => None,
             Err(_) => Some(format!("(unreadable: {a})")),
         })
         .collect();

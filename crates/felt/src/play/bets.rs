@@ -95,37 +95,34 @@ fn bets_of(
         else {
             continue;
         };
-        let action = match action {
-            StepAction::Action(a) => a,
-            StepAction::Client(c) => c.action,
-            StepAction::Setup(_) => continue,
-        };
-        let (seat, spot) = match action {
-            Action::Bet { seat, spot, .. } | Action::SideBet { seat, spot, .. } => (seat, spot),
-            _ => continue,
-        };
-        // The seat's player, at this session's seat and spot.
-        let Some(name) = setup.players.get(usize::from(seat)) else {
-            continue;
-        };
-        let Some(mine) = players.iter().position(|p| p == name) else {
-            continue;
-        };
-        if spot >= spots {
-            continue;
-        }
-        let slot = mine * usize::from(spots) + usize::from(spot);
-        match action {
-            Action::Bet { amount, .. } => {
-                last.main[slot] = Some(amount);
-                any = true;
+        for action in action.actions() {
+            let (seat, spot) = match action {
+                Action::Bet { seat, spot, .. } | Action::SideBet { seat, spot, .. } => (seat, spot),
+                _ => continue,
+            };
+            // The seat's player, at this session's seat and spot.
+            let Some(name) = setup.players.get(usize::from(seat)) else {
+                continue;
+            };
+            let Some(mine) = players.iter().position(|p| p == name) else {
+                continue;
+            };
+            if spot >= spots {
+                continue;
             }
-            Action::SideBet { bet, amount, .. } => {
-                if let Some(s) = last.side[slot].get_mut(usize::from(bet)) {
-                    *s = amount;
+            let slot = mine * usize::from(spots) + usize::from(spot);
+            match action {
+                Action::Bet { amount, .. } => {
+                    last.main[slot] = Some(amount);
+                    any = true;
                 }
+                Action::SideBet { bet, amount, .. } => {
+                    if let Some(s) = last.side[slot].get_mut(usize::from(bet)) {
+                        *s = amount;
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     any.then_some(last)
