@@ -1308,8 +1308,10 @@ impl Actor {
 
     /// As [`Actor::broadcast`], the settlements of `events` being noted already.
     fn broadcast_noted(&mut self, events: &[Event], _noted: usize, at: Option<Instant>) {
+        // Seated players away from the table too: their stream keeps what they miss.
         let players: Vec<String> = {
             let mut p: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
+            p.extend(self.seats.iter().flatten().map(|s| s.player.clone()));
             p.sort();
             p.dedup();
             p

@@ -619,7 +619,9 @@ fn the_event_file_numbers_rounds_as_the_books_do_and_a_later_session_adds_to_it(
     let second = ok(&felt(
         &db,
         &["play", "classic", "--events", e, "--player", "p"],
-        "10\ns\nq\n",
+        // Entropy-dealt: `n` declines an insurance or even-money offer if the dealer
+        // shows an ace (elsewhere it is refused and asked again).
+        "10\nn\ns\nq\n",
     ));
     assert!(
         second.contains("Events: added after the earlier ones"),
