@@ -1,4 +1,4 @@
-//! The advantage lab end to end: `felt eor`, `felt count`, `felt risk`.
+//! The advantage lab end to end: `felt eor`, `felt count`, `felt risk`, `felt indices`.
 
 mod common;
 
@@ -143,4 +143,110 @@ fn risk_json_has_the_issue_shape_with_null_for_what_was_not_asked() {
     assert!(v["ror_trip"].as_f64().unwrap() < ror && v["ror_goal"].as_f64().unwrap() < ror);
     let (ok, _, err) = felt(&["risk", "--win", "0.01", "--sd", "-1", "--bankroll", "3"]);
     assert!(!ok && err.contains("--sd"), "{err}");
+}
+
+#[test]
+fn indices_json_has_the_issue_shape_the_illustrious_18_first() {
+    let v = json(&[
+        "indices", "classic", "--count", "hi-lo", "--decks", "6", "--json",
+    ]);
+    let list = v["indices"].as_array().unwrap();
+    assert!(list.len() > 50, "{}", list.len());
+    // classic has no surrender: no Fab 4, the Illustrious 18 open the list
+    assert_eq!(list[0]["hand"], "insurance");
+    assert!(list[0].get("up").is_none());
+    let famous = list
+        .iter()
+        .take_while(|x| x["list"] == "Illustrious 18")
+        .count();
+    assert!(famous >= 17, "{famous}");
+    let plays = ["hit", "stand", "double", "split", "surrender", "insure"];
+    let (mut soft, mut pair) = (false, false);
+    for x in list {
+        let hand = x["hand"].as_str().unwrap();
+        assert!(plays.contains(&x["play"].as_str().unwrap()), "{x}");
+        assert!(x["index"].is_i64(), "{x}");
+        assert_ne!(x["play"], "surrender");
+        let b = hand.as_bytes();
+        soft |= b.len() == 2 && b[0] == b'A' && b[1].is_ascii_digit();
+        pair |= b.len() == 2 && b[0] == b[1];
+        assert!(
+            hand == "insurance" || hand.parse::<u8>().is_ok() || b.len() == 2,
+            "{hand}"
+        );
+    }
+    assert!(soft && pair);
+    let sixteen = list
+        .iter()
+        .find(|x| x["hand"] == "16" && x["up"] == "T" && x["play"] == "stand")
+        .unwrap();
+    assert!(sixteen["index"].as_i64().unwrap().abs() <= 1, "{sixteen}");
+}
+
+#[test]
+fn indices_written_with_out_are_played_by_the_simulator() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("hi-lo.toml");
+    let jsonf = dir.path().join("hi-lo.json");
+    let v = json(&[
+        "indices",
+        "classic",
+        "--count",
+        "hi-lo",
+        "--json",
+        "--out",
+        toml.to_str().unwrap(),
+    ]);
+    let n = v["indices"].as_array().unwrap().len();
+    let (ok, _, err) = felt(&[
+        "indices",
+        "classic",
+        "--count",
+        "hi-lo",
+        "--out",
+        jsonf.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    for file in [&toml, &jsonf] {
+        let (ok, out, err) = felt(&[
+            "sim",
+            "classic",
+            "--count",
+            "hi-lo",
+            "--indices",
+            file.to_str().unwrap(),
+            "--rounds",
+            "20000",
+            "--seed",
+            "3",
+            "--main-only",
+        ]);
+        assert!(ok, "{file:?}: {err}");
+        assert!(out.contains(&format!("({n} plays)")), "{n}: {out}");
+    }
+}
+
+#[test]
+fn indices_refuse_bad_input_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad-count.toml");
+    std::fs::write(&bad, "name = \"x\"\n[tags]\nA = \"one\"\n").unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--count", "ko"], "unbalanced"),
+        (&["--count", "no-such-count"], "no count `no-such-count`"),
+        (&["--count", bad.to_str().unwrap()], "bad-count.toml"),
+        (&["--count", "hi-lo", "--decks", "0"], "0 decks"),
+        (&["--count", "hi-lo", "--decks-left", "9"], "decks left"),
+        (
+            &["--count", "hi-lo", "--out", "/nonexistent-dir/x.toml"],
+            "/nonexistent-dir/x.toml",
+        ),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["indices", "classic"];
+        all.extend_from_slice(args);
+        let (ok, _, err) = felt(&all);
+        assert!(!ok && err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }

@@ -212,9 +212,13 @@ impl Engine {
         idx
     }
 
+    /// Whether the cards `counts` (plus `extra` of `extra_card`) can be drawn: the
+    /// k-th card of a value is drawn with weight `n - (k - 1)`, positive while
+    /// `k < n + 1` (for a whole count `n`: `k <= n`; a fractional count allows
+    /// its last, partial card).
     fn feasible(&self, counts: &[u8; 10], extra_card: usize, extra: f64) -> bool {
         (0..10).all(|i| {
-            f64::from(counts[i]) + if i == extra_card { extra } else { 0.0 } <= self.shoe[i]
+            f64::from(counts[i]) + if i == extra_card { extra } else { 0.0 } < self.shoe[i] + 1.0
         })
     }
 

@@ -513,7 +513,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
     let mut classes: Vec<Vec<usize>> = vec![Vec::new(); 44];
     let class_of = |soft: bool, total: u8| usize::from(soft) * 22 + usize::from(total);
     for h in 0..len {
-        if hx.ncards[h] < 2 || (0..10).any(|r| f64::from(hx.counts[h][r]) > e.shoe[r]) {
+        if hx.ncards[h] < 2 || (0..10).any(|r| f64::from(hx.counts[h][r]) >= e.shoe[r] + 1.0) {
             continue;
         }
         classes[class_of(hx.soft[h], hx.total[h])].push(h);

@@ -6,6 +6,7 @@ pub mod edge;
 pub mod eor;
 pub mod games;
 pub mod history;
+pub mod indices;
 pub mod replay;
 pub mod risk;
 pub mod rules;
