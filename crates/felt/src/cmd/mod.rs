@@ -7,6 +7,7 @@ pub mod eor;
 pub mod games;
 pub mod history;
 pub mod indices;
+pub mod plot;
 pub mod replay;
 pub mod risk;
 pub mod rules;
