@@ -35,6 +35,9 @@
 //! - `index`: the true count (an integer) at which the play changes.
 //! - `when`: `"at-or-above"` (the default: the play is made at the index and above,
 //!   and never below it) or `"at-or-below"` (made at the index and below, never above).
+//! - `to`: an integer at least `index`, with `at-or-above`: the play is made from the
+//!   index up to `to` (both included) and not outside (a play best only in a band of
+//!   counts, as `felt indices` finds a few).
 //!
 //! Both sides of an index are defined, as the Illustrious 18 are read: "16 v T stand
 //! at 0" stands at 0 and above and does not stand below 0 (it plays the basic
@@ -70,6 +73,9 @@ pub struct IndexPlay {
     /// `at-or-above` (default) or `at-or-below`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// The top of a band: the play is made from `index` to `to`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<i32>,
 }
 
 /// A set of index plays.
@@ -91,7 +97,7 @@ pub enum IndexProblem {
     #[error("missing")]
     Missing,
     /// A key the format does not have.
-    #[error("unknown key (allowed: name, [[index]] hand up play index when)")]
+    #[error("unknown key (allowed: name, [[index]] hand up play index when to)")]
     Unknown,
     /// A value of the wrong type.
     #[error("expected {0}")]
@@ -139,12 +145,24 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
         .file_stem()
         .map_or_else(|| origin.to_string(), |s| s.to_string_lossy().into_owned());
     if text.trim_start().starts_with('{') {
+        // `felt indices --json` adds what the set was computed for; it is not read
         #[derive(Deserialize)]
         #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
         struct Json {
             #[serde(default)]
             name: Option<String>,
             indices: Vec<IndexPlay>,
+            #[serde(default)]
+            game: Option<serde_json::Value>,
+            #[serde(default)]
+            count: Option<serde_json::Value>,
+            #[serde(default)]
+            decks: Option<serde_json::Value>,
+            #[serde(default)]
+            decks_left: Option<serde_json::Value>,
+            #[serde(default)]
+            tc_range: Option<serde_json::Value>,
         }
         let j: Json = serde_json::from_str(text)
             .map_err(|e| err(Some(e.line()), None, IndexProblem::Syntax(e.to_string())))?;
@@ -203,7 +221,7 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
         for (i, t) in arr.iter().enumerate() {
             let key = |k: &str| Some(format!("index[{i}].{k}"));
             for (k, v) in t.iter() {
-                if !["hand", "up", "play", "index", "when"].contains(&k) {
+                if !["hand", "up", "play", "index", "when", "to"].contains(&k) {
                     return Err(err(at(v.span()), key(k), IndexProblem::Unknown));
                 }
             }
@@ -217,31 +235,34 @@ pub fn parse(text: &str, origin: &str) -> Result<IndexSet, IndexError> {
             };
             let hand = string("hand")?
                 .ok_or_else(|| err(at(t.span()), key("hand"), IndexProblem::Missing))?;
-            let index = match t.get("index") {
-                None => return Err(err(at(t.span()), key("index"), IndexProblem::Missing)),
-                Some(Item::Value(Value::Integer(n))) => {
-                    i32::try_from(*n.value()).map_err(|_| {
-                        err(
-                            at(n.span()),
-                            key("index"),
-                            IndexProblem::WrongType("an integer from -1000 to 1000"),
-                        )
-                    })?
-                }
-                Some(v) => {
-                    return Err(err(
+            let integer = |k: &str| -> Result<Option<i32>, IndexError> {
+                match t.get(k) {
+                    None => Ok(None),
+                    Some(Item::Value(Value::Integer(n))) => {
+                        i32::try_from(*n.value()).map(Some).map_err(|_| {
+                            err(
+                                at(n.span()),
+                                key(k),
+                                IndexProblem::WrongType("an integer from -1000 to 1000"),
+                            )
+                        })
+                    }
+                    Some(v) => Err(err(
                         at(v.span()),
-                        key("index"),
+                        key(k),
                         IndexProblem::WrongType("an integer true count"),
-                    ))
+                    )),
                 }
             };
+            let index = integer("index")?
+                .ok_or_else(|| err(at(t.span()), key("index"), IndexProblem::Missing))?;
             let play = IndexPlay {
                 hand,
                 up: string("up")?,
                 play: string("play")?,
                 index,
                 when: string("when")?,
+                to: integer("to")?,
             };
             check(&play).map_err(|(k, pr)| {
                 let span = t.get(k).and_then(Item::span).or_else(|| t.span());
@@ -260,20 +281,16 @@ pub(crate) struct Entry {
     pub code: u8,
     /// Its bit in [`Decisions`].
     pub bit: u8,
-    /// The index.
-    pub index: i32,
-    /// Played at and below the index (else at and above).
-    pub below: bool,
+    /// The lowest true count the play is made at.
+    pub lo: i32,
+    /// The highest.
+    pub hi: i32,
 }
 
 impl Entry {
     #[inline]
     pub fn holds(&self, tc: i32) -> bool {
-        if self.below {
-            tc <= self.index
-        } else {
-            tc >= self.index
-        }
+        self.lo <= tc && tc <= self.hi
     }
 }
 
@@ -309,12 +326,11 @@ fn row_of(hand: &str) -> Result<Option<usize>, IndexProblem> {
     if hand == "insurance" {
         return Ok(None);
     }
+    // a number is a hard total, except 22..99 with two equal digits: a pair
     if let Ok(t) = hand.parse::<usize>() {
-        return if (4..=21).contains(&t) {
-            Ok(Some(t))
-        } else {
-            Err(bad())
-        };
+        if (4..=21).contains(&t) {
+            return Ok(Some(t));
+        }
     }
     let chars: Vec<char> = hand.chars().collect();
     if let [a, b] = chars[..] {
@@ -376,6 +392,20 @@ fn compile_one(p: &IndexPlay) -> Result<Compiled, (&'static str, IndexProblem)> 
             IndexProblem::WrongType("an integer from -1000 to 1000"),
         ));
     }
+    let (lo, hi) = match (below, p.to) {
+        (false, None) => (p.index, i32::MAX),
+        (true, None) => (i32::MIN, p.index),
+        (false, Some(to)) if (p.index..=1000).contains(&to) => (p.index, to),
+        (_, Some(to)) => {
+            return Err((
+                "to",
+                IndexProblem::Bad {
+                    value: to.to_string(),
+                    what: "the top of a band: at least `index`, at most 1000, with at-or-above",
+                },
+            ))
+        }
+    };
     match row {
         None => {
             if let Some(u) = p.up.as_deref().filter(|u| value_of(u) != Some(0)) {
@@ -405,8 +435,8 @@ fn compile_one(p: &IndexPlay) -> Result<Compiled, (&'static str, IndexProblem)> 
                 Entry {
                     code: 0,
                     bit: 0,
-                    index: p.index,
-                    below,
+                    lo,
+                    hi,
                 },
             ))
         }
@@ -430,15 +460,7 @@ fn compile_one(p: &IndexPlay) -> Result<Compiled, (&'static str, IndexProblem)> 
                     },
                 ));
             }
-            Ok((
-                Some((r, u)),
-                Entry {
-                    code,
-                    bit,
-                    index: p.index,
-                    below,
-                },
-            ))
+            Ok((Some((r, u)), Entry { code, bit, lo, hi }))
         }
     }
 }
@@ -573,11 +595,15 @@ when = "at-or-below"
         assert_eq!(j.name, "x");
         let table = IndexTable::compile(&t).unwrap();
         assert_eq!(table.len(), 5);
-        assert_eq!(table.insurance.map(|e| e.index), Some(3));
+        assert_eq!(table.insurance.map(|e| (e.lo, e.hi)), Some((3, i32::MAX)));
         assert_eq!(row_of("A8").unwrap(), Some(SOFT_ROW + 19 - 12));
         assert_eq!(row_of("A2").unwrap(), Some(SOFT_ROW + 13 - 12));
         assert_eq!(row_of("TT").unwrap(), Some(PAIR_ROW + 9));
         assert_eq!(row_of("AA").unwrap(), Some(PAIR_ROW));
+        assert_eq!(row_of("22").unwrap(), Some(PAIR_ROW + 1));
+        assert_eq!(row_of("99").unwrap(), Some(PAIR_ROW + 8));
+        assert_eq!(row_of("21").unwrap(), Some(21));
+        assert!(row_of("23").is_err() && row_of("3").is_err() && row_of("A1").is_err());
     }
 
     #[test]
@@ -634,6 +660,26 @@ when = "at-or-below"
             t.apply(13, 1, &mut mask, &mut || -3, &mut cached),
             Some(HIT)
         );
+        // A band: 17 v A surrenders from -8 to -6 only.
+        let band =
+            "[[index]]\nhand = \"17\"\nup = \"A\"\nplay = \"surrender\"\nindex = -8\nto = -6\n";
+        let t = IndexTable::compile(&parse(band, "f").unwrap()).unwrap();
+        let all = usize::from(Decisions::HIT.0 | Decisions::STAND.0 | Decisions::SURRENDER.0);
+        for (tc, want) in [
+            (-9, None),
+            (-8, Some(SURRENDER)),
+            (-6, Some(SURRENDER)),
+            (-5, None),
+        ] {
+            let mut mask = all;
+            assert_eq!(
+                t.apply(17, 0, &mut mask, &mut || tc, &mut None),
+                want,
+                "{tc}"
+            );
+        }
+        let e = parse(&band.replace("-6", "-9"), "f").unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("index[0].to"));
         // A cell without entries asks nothing.
         let mut mask = all;
         let mut cached = None;

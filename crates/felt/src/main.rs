@@ -35,6 +35,9 @@ enum Command {
     /// Compare counting systems with each wager's effects of removal, and fit the best
     /// simple count to each wager.
     Count(cmd::count::Args),
+    /// Compute a count's index plays for a game: for every hand and up card where the
+    /// count changes the best play, the true count at which it changes.
+    Indices(cmd::indices::Args),
     /// Risk of ruin (for ever, within N hands, before a goal), the bankroll for a
     /// target risk, N0, DI and SCORE.
     Risk(cmd::risk::Args),
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Edge(a) => cmd::edge::run(&a),
         Command::Eor(a) => cmd::eor::run(&a),
         Command::Count(a) => cmd::count::run(&a),
+        Command::Indices(a) => cmd::indices::run(&a),
         Command::Risk(a) => cmd::risk::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),

@@ -76,14 +76,29 @@ pub(crate) fn compute(
     ten_rank: f64,
     fixed: Option<&BasicStrategy>,
 ) -> Result<Computed, MainGameError> {
+    compute_counts(rules, shoe.signed(), ten_rank, fixed)
+}
+
+/// [`compute`] for counts that may be fractional (an expected composition).
+pub(crate) fn compute_counts(
+    rules: &MainGameRules,
+    counts: [f64; 10],
+    ten_rank: f64,
+    fixed: Option<&BasicStrategy>,
+) -> Result<Computed, MainGameError> {
     let prep = Prepared::new(rules)?;
-    if shoe.hard_value() < min_value(rules.max_split_hands) {
+    let hard_value: f64 = counts
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| c * (i as f64 + 1.0))
+        .sum();
+    if hard_value < f64::from(min_value(rules.max_split_hands)) {
         return Err(MainGameError::ShoeTooSmall(format!(
             "a full analysis needs cards worth at least {}",
             min_value(rules.max_split_hands)
         )));
     }
-    let mut e = Engine::new(prep, shoe.signed(), ten_rank);
+    let mut e = Engine::new(prep, counts, ten_rank);
     e.reserve(rules.max_split_hands);
     e.unsplit_pass();
     let mut bs = strategy::hard_soft_pass(&e, fixed);
@@ -94,7 +109,7 @@ pub(crate) fn compute(
     let mut g = GroupScratch::new(hx.len());
     for p in 0..10 {
         let m = e.r.max_hands[p];
-        if m < 2 || e.shoe[p] < 2 {
+        if m < 2 || e.shoe[p] < 2.0 {
             continue;
         }
         let Some(single) = hx.find(key_unit(p)) else {
@@ -134,7 +149,7 @@ pub(crate) fn compute(
             .map(|a| e.group_pass(p, a, &play, &mut g))
             .collect();
         for u in 0..10 {
-            if e.shoe[u] <= 0 || e.shoe[p] < 2 + i32::from(u == p) {
+            if e.shoe[u] <= 0.0 || e.shoe[p] < 2.0 + f64::from(u == p) {
                 continue;
             }
             let col =
@@ -207,7 +222,7 @@ pub(crate) fn best_no_split_m2(e: &Engine, h: usize, u: usize) -> (f64, f64) {
 
 /// Probability that a ten-valued pair is of one rank (split by rank).
 pub(crate) fn same_rank_tens(e: &Engine) -> f64 {
-    let nt = f64::from(e.shoe[9]);
+    let nt = e.shoe[9];
     if nt > 1.0 {
         ((e.ten_rank - 1.0) / (nt - 1.0)).clamp(0.0, 1.0)
     } else {
@@ -245,25 +260,25 @@ impl Computed {
     fn summarise(self) -> Result<MainGameAnalysis, MainGameError> {
         let e = &self.e;
         let hx = e.hx;
-        let ntot = f64::from(e.ntot);
+        let ntot = e.ntot;
         let same = same_rank_tens(e);
         let mut per_up = Vec::with_capacity(10);
         let (mut ev_cd, mut ev_bs, mut m2_cd) = (0.0, 0.0, 0.0);
         for u in 0..10 {
-            let pu = f64::from(e.shoe[u].max(0)) / ntot;
+            let pu = e.shoe[u].max(0.0) / ntot;
             let (mut vc, mut vb, mut vm) = (0.0, 0.0, 0.0);
-            if e.shoe[u] > 0 {
+            if e.shoe[u] > 0.0 {
                 for c1 in 0..10 {
-                    let a1 = e.shoe[c1] - i32::from(c1 == u);
-                    if a1 <= 0 {
+                    let a1 = e.shoe[c1] - f64::from(c1 == u);
+                    if a1 <= 0.0 {
                         continue;
                     }
                     for c2 in c1..10 {
-                        let a2 = e.shoe[c2] - i32::from(c2 == u) - i32::from(c1 == c2);
-                        if a2 <= 0 {
+                        let a2 = e.shoe[c2] - f64::from(c2 == u) - f64::from(c1 == c2);
+                        if a2 <= 0.0 {
                             continue;
                         }
-                        let w = f64::from(a1) * f64::from(a2) * if c1 == c2 { 1.0 } else { 2.0 }
+                        let w = a1 * a2 * if c1 == c2 { 1.0 } else { 2.0 }
                             / ((ntot - 1.0) * (ntot - 2.0));
                         let h = hx
                             .find(key_unit(c1) + key_unit(c2))
@@ -311,11 +326,11 @@ impl Computed {
             ev_bs += pu * vb;
             m2_cd += pu * vm;
             let mut out = [[0.0; 7]; 10];
-            if e.shoe[u] > 0 {
+            if e.shoe[u] > 0.0 {
                 super::dealer::table(e.r.h17).eval(&e.shoe, &mut out);
             }
             let mut d = out[u];
-            if e.shoe[u] <= 0 {
+            if e.shoe[u] <= 0.0 {
                 d[NAT] = 0.0;
             }
             per_up.push(UpCardSummary {
@@ -369,4 +384,27 @@ pub fn analyse_shoe_with_strategy(
 ) -> Result<MainGameAnalysis, MainGameError> {
     let ten_rank = f64::from(shoe.counts()[9]) / 4.0;
     compute(rules, shoe, ten_rank, Some(strategy))?.summarise()
+}
+
+/// Exact analysis from an *expected* composition: `counts` of A, 2, ..., 9,
+/// ten-valued cards that may be fractional (for instance the shoe expected at a
+/// true count, see [`crate::indices`]). Every probability of the analysis is a
+/// ratio of falling factorials of the counts, evaluated here at the given real
+/// counts: at whole counts it is exactly [`analyse_shoe`], and between them it
+/// moves smoothly. Each count must be finite, at least zero and at most
+/// 100,000, and the cards must be worth enough for a full analysis.
+pub fn analyse_composition(
+    rules: &MainGameRules,
+    counts: &[f64; 10],
+) -> Result<MainGameAnalysis, MainGameError> {
+    rules.validate()?;
+    if let Some(c) = counts
+        .iter()
+        .find(|c| !c.is_finite() || **c < 0.0 || **c > 100_000.0)
+    {
+        return Err(MainGameError::InvalidShoe(format!(
+            "a count of {c} cards: each value needs 0 to 100,000 cards"
+        )));
+    }
+    compute_counts(rules, *counts, counts[9] / 4.0, None)?.summarise()
 }

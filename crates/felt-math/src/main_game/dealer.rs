@@ -152,25 +152,25 @@ impl DealerTable {
     /// shoes at once. `ns[l]` are the counts left after the player's cards
     /// (the up card is the first card drawn); up cards absent from a shoe
     /// get all zeros.
-    pub(crate) fn eval_batch(&self, ns: &[[i32; 10]], out: &mut [[UpProbs; 10]]) {
+    pub(crate) fn eval_batch(&self, ns: &[[f64; 10]], out: &mut [[UpProbs; 10]]) {
         const L: usize = LANES;
         let lanes = ns.len().min(L).min(out.len());
         if lanes == 0 {
             return;
         }
-        let mut n = [[0i32; 10]; L];
+        let mut n = [[0.0f64; 10]; L];
         for l in 0..L {
             n[l] = ns[l.min(lanes - 1)];
         }
-        let totals: [i32; L] = std::array::from_fn(|l| n[l].iter().sum());
+        let totals: [f64; L] = std::array::from_fn(|l| n[l].iter().sum());
         let mut ff = [[[0.0f64; L]; 16]; 10];
         for r in 0..10 {
             for l in 0..L {
                 let mut p = 1.0;
                 ff[r][0][l] = 1.0;
                 for j in 1..=self.max_cnt[r].min(15) {
-                    let f = n[l][r] - j as i32 + 1;
-                    p = if f > 0 { p * f64::from(f) } else { 0.0 };
+                    let f = n[l][r] - j as f64 + 1.0;
+                    p = if f > 0.0 { p * f } else { 0.0 };
                     ff[r][j][l] = p;
                 }
             }
@@ -179,8 +179,8 @@ impl DealerTable {
         for l in 0..L {
             let mut p = 1.0;
             for j in 1..=self.max_k.min(15) {
-                let f = totals[l] - j as i32 + 1;
-                p = if f > 0 { p * f64::from(f) } else { 0.0 };
+                let f = totals[l] - j as f64 + 1.0;
+                p = if f > 0.0 { p * f } else { 0.0 };
                 inv[j][l] = if p > 0.0 { 1.0 / p } else { 0.0 };
             }
         }
@@ -213,21 +213,21 @@ impl DealerTable {
             let (n, total) = (&n[l], totals[l]);
             for up in 0..10 {
                 let o = &mut out[l][up];
-                if n[up] <= 0 || total <= 0 {
+                if n[up] <= 0.0 || total <= 0.0 {
                     *o = [0.0; 7];
                     continue;
                 }
-                let scale = f64::from(total) / f64::from(n[up]);
+                let scale = total / n[up];
                 let mut sum = 0.0;
                 for t in 0..5 {
                     o[t] = acc[up * 5 + t][l] * scale;
                     sum += o[t];
                 }
                 // the hole card comes from the total - 1 cards left after the up card
-                let left = total - 1;
+                let left = total - 1.0;
                 o[NAT] = match up {
-                    0 if left > 0 => f64::from(n[9]) / f64::from(left),
-                    9 if left > 0 => f64::from(n[0]) / f64::from(left),
+                    0 if left > 0.0 => n[9] / left,
+                    9 if left > 0.0 => n[0] / left,
                     _ => 0.0,
                 };
                 o[BUST] = (1.0 - sum - o[NAT]).max(0.0);
@@ -236,7 +236,7 @@ impl DealerTable {
     }
 
     /// Dealer outcome probabilities for every up card for one shoe.
-    pub(crate) fn eval(&self, n: &[i32; 10], out: &mut [UpProbs; 10]) {
+    pub(crate) fn eval(&self, n: &[f64; 10], out: &mut [UpProbs; 10]) {
         let mut o = [[[0.0; 7]; 10]; 1];
         self.eval_batch(std::slice::from_ref(n), &mut o);
         *out = o[0];
@@ -343,7 +343,7 @@ pub fn dealer_probabilities(
 ) -> Result<DealerProbs, MainGameError> {
     let u = rank_index(up)?;
     let n = shoe.signed();
-    if n[u] <= 0 {
+    if n[u] <= 0.0 {
         return Err(MainGameError::CardsNotInShoe(format!("up card {up}")));
     }
     if shoe.hard_value() < 16 + u as u32 + 1 {

@@ -126,8 +126,8 @@ pub(crate) struct BsPlay<'a> {
 /// The engine state for one shoe and rule set.
 pub(crate) struct Engine {
     pub r: Prepared,
-    pub shoe: [i32; 10],
-    pub ntot: i32,
+    pub shoe: [f64; 10],
+    pub ntot: f64,
     /// Cards of each ten-valued rank in the shoe (for `split_by_rank`).
     pub ten_rank: f64,
     pub hx: &'static HandIndex,
@@ -148,7 +148,7 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub(crate) fn new(r: Prepared, shoe: [i32; 10], ten_rank: f64) -> Self {
+    pub(crate) fn new(r: Prepared, shoe: [f64; 10], ten_rank: f64) -> Self {
         let hx = hands();
         let len = hx.len() * 10;
         Engine {
@@ -189,7 +189,7 @@ impl Engine {
     /// packed removals `keys`, computing the missing ones in batches.
     pub(crate) fn ensure(&mut self, keys: &[u64]) -> Vec<u32> {
         let mut idx = Vec::with_capacity(keys.len());
-        let mut pending: Vec<[i32; 10]> = Vec::new();
+        let mut pending: Vec<[f64; 10]> = Vec::new();
         for &key in keys {
             if let Some(&i) = self.cache_map.get(&key) {
                 idx.push(i);
@@ -200,7 +200,7 @@ impl Engine {
             idx.push(i);
             let mut n = self.shoe;
             for (r, c) in n.iter_mut().enumerate() {
-                *c -= ((key >> (6 * r)) & 63) as i32;
+                *c -= ((key >> (6 * r)) & 63) as f64;
             }
             pending.push(n);
         }
@@ -212,9 +212,14 @@ impl Engine {
         idx
     }
 
-    fn feasible(&self, counts: &[u8; 10], extra_card: usize, extra: i32) -> bool {
-        (0..10)
-            .all(|i| i32::from(counts[i]) + if i == extra_card { extra } else { 0 } <= self.shoe[i])
+    /// Whether the cards `counts` (plus `extra` of `extra_card`) can be drawn: the
+    /// k-th card of a value is drawn with weight `n - (k - 1)`, positive while
+    /// `k < n + 1` (for a whole count `n`: `k <= n`; a fractional count allows
+    /// its last, partial card).
+    fn feasible(&self, counts: &[u8; 10], extra_card: usize, extra: f64) -> bool {
+        (0..10).all(|i| {
+            f64::from(counts[i]) + if i == extra_card { extra } else { 0.0 } < self.shoe[i] + 1.0
+        })
     }
 
     /// Stand, hit, double (two cards) and optimal continuation values of
@@ -225,28 +230,28 @@ impl Engine {
             .desc
             .iter()
             .map(|&h| h as usize)
-            .filter(|&h| hx.ncards[h] >= 2 && self.feasible(&hx.counts[h], 0, 0))
+            .filter(|&h| hx.ncards[h] >= 2 && self.feasible(&hx.counts[h], 0, 0.0))
             .collect();
         let keys: Vec<u64> = list.iter().map(|&h| hx.key[h]).collect();
         let dix = self.ensure(&keys);
         for (&h, &di) in list.iter().zip(&dix) {
-            let nc = i32::from(hx.ncards[h]);
-            let hc = hx.counts[h].map(i32::from);
+            let nc = f64::from(hx.ncards[h]);
+            let hc = hx.counts[h].map(f64::from);
             let pr = self.cache[di as usize];
             let total = hx.total[h];
-            let left = self.ntot - nc - 1;
+            let left = self.ntot - nc - 1.0;
             let st: [f64; 10] = std::array::from_fn(|u| stand_ev(&pr[u], total));
             let st2: [f64; 10] = std::array::from_fn(|u| stand_m2(&pr[u], total));
             let (mut hit, mut hit2, mut ds, mut ds2) = ([0.0; 10], [0.0; 10], [0.0; 10], [0.0; 10]);
-            if left > 0 {
-                let inv = 1.0 / f64::from(left);
+            if left > 0.0 {
+                let inv = 1.0 / left;
                 for x in 0..10 {
                     let base = self.shoe[x] - hc[x];
-                    if base <= 0 {
+                    if base <= 0.0 {
                         continue;
                     }
-                    let mut p = [f64::from(base) * inv; 10];
-                    p[x] = f64::from(base - 1) * inv;
+                    let mut p = [base * inv; 10];
+                    p[x] = (base - 1.0).max(0.0) * inv;
                     let c = hx.child[h][x];
                     if c == NONE {
                         for u in 0..10 {
@@ -283,7 +288,7 @@ impl Engine {
                 self.pbj[i] = pr[u][NAT];
                 self.hit[i] = hit[u];
                 self.hit2[i] = hit2[u];
-                if nc == 2 {
+                if hx.ncards[h] == 2 {
                     self.dbl[i] = ds[u] + corr;
                     self.dbl2[i] = ds2[u] - 3.0 * corr;
                 }
@@ -302,19 +307,19 @@ impl Engine {
     /// hit are worth `cont` (indexed like the unsplit arrays).
     pub(crate) fn hit_with(&self, h: usize, u: usize, cont: &[f64]) -> f64 {
         let hx = self.hx;
-        let hc = hx.counts[h].map(i32::from);
-        let left = self.ntot - i32::from(hx.ncards[h]) - 1;
-        if left <= 0 {
+        let hc = hx.counts[h].map(f64::from);
+        let left = self.ntot - f64::from(hx.ncards[h]) - 1.0;
+        if left <= 0.0 {
             return self.stand[h * 10 + u];
         }
-        let inv = 1.0 / f64::from(left);
+        let inv = 1.0 / left;
         let mut v = 0.0;
         for x in 0..10 {
-            let cnt = self.shoe[x] - hc[x] - i32::from(x == u);
-            if cnt <= 0 {
+            let cnt = self.shoe[x] - hc[x] - f64::from(x == u);
+            if cnt <= 0.0 {
                 continue;
             }
-            let p = f64::from(cnt) * inv;
+            let p = cnt * inv;
             let c = hx.child[h][x];
             v += p * if c == NONE {
                 -1.0
@@ -340,7 +345,7 @@ impl Engine {
             if nc == 2 {
                 g.needed[h] = true;
             }
-            if !g.needed[h] || only_two || !self.feasible(&hx.counts[h], pi, 1) {
+            if !g.needed[h] || only_two || !self.feasible(&hx.counts[h], pi, 1.0) {
                 continue;
             }
             let (total, soft) = (hx.total[h], hx.soft[h]);
@@ -382,7 +387,7 @@ impl Engine {
         g: &mut GroupScratch,
     ) -> Level {
         let hx = self.hx;
-        let e = a as i32 + 1;
+        let e = a as f64 + 1.0;
         let ekey = (a as u64 + 1) * key_unit(pi);
         let only_two = pi == 0 && !self.r.play_split_aces;
         let list: Vec<usize> = hx.with_card[pi]
@@ -395,13 +400,13 @@ impl Engine {
         let dix = self.ensure(&keys);
         let can_s = self.r.sas;
         for (&h, &di) in list.iter().zip(&dix) {
-            let nc = i32::from(hx.ncards[h]);
-            let mut rc = hx.counts[h].map(i32::from);
+            let nc = f64::from(hx.ncards[h]);
+            let mut rc = hx.counts[h].map(f64::from);
             rc[pi] += e;
             let pr = &self.cache[di as usize];
             let total = hx.total[h];
             let soft = hx.soft[h];
-            let left = self.ntot - nc - e - 1;
+            let left = self.ntot - nc - e - 1.0;
             let b = h * 10;
             let st: [f64; 10] = std::array::from_fn(|u| stand_ev(&pr[u], total));
             let st2: [f64; 10] = std::array::from_fn(|u| stand_m2(&pr[u], total));
@@ -415,15 +420,15 @@ impl Engine {
             }
             let (mut hcd, mut hbs, mut ds) = ([0.0; 10], [0.0; 10], [0.0; 10]);
             let (mut hcd2, mut ds2) = ([0.0; 10], [0.0; 10]);
-            if left > 0 {
-                let inv = 1.0 / f64::from(left);
+            if left > 0.0 {
+                let inv = 1.0 / left;
                 for x in 0..10 {
                     let base = self.shoe[x] - rc[x];
-                    if base <= 0 {
+                    if base <= 0.0 {
                         continue;
                     }
-                    let mut p = [f64::from(base) * inv; 10];
-                    p[x] = f64::from(base - 1) * inv;
+                    let mut p = [base * inv; 10];
+                    p[x] = (base - 1.0).max(0.0) * inv;
                     let c = hx.child[h][x];
                     if c == NONE {
                         for u in 0..10 {
@@ -456,7 +461,7 @@ impl Engine {
                     ds2[u] = 4.0 * st2[u];
                 }
             }
-            if nc >= 3 {
+            if hx.ncards[h] >= 3 {
                 let mh = &bs.multi_hit[usize::from(soft)][usize::from(total)];
                 for u in 0..10 {
                     let i = b + u;
@@ -503,22 +508,22 @@ impl Engine {
         let Some(single) = hx.find(key_unit(pi)) else {
             return lv;
         };
-        let gone = e + 1; // the hand's own pair card and the `a + 1` others
-        let left = self.ntot - gone - 1;
-        if left <= 0 {
+        let gone = e + 1.0; // the hand's own pair card and the `a + 1` others
+        let left = self.ntot - gone - 1.0;
+        if left <= 0.0 {
             return lv;
         }
-        let inv = 1.0 / f64::from(left);
+        let inv = 1.0 / left;
         for u in 0..10 {
-            if self.shoe[u] - i32::from(u == pi) * gone <= 0 {
+            if self.shoe[u] - f64::from(u == pi) * gone <= 0.0 {
                 continue;
             }
             for x in 0..10 {
-                let cnt = self.shoe[x] - i32::from(x == pi) * gone - i32::from(x == u);
-                if cnt <= 0 {
+                let cnt = self.shoe[x] - f64::from(x == pi) * gone - f64::from(x == u);
+                if cnt <= 0.0 {
                     continue;
                 }
-                let p = f64::from(cnt) * inv;
+                let p = cnt * inv;
                 let h2 = hx.child[single as usize][x];
                 if h2 == NONE {
                     continue;
@@ -579,19 +584,19 @@ impl Engine {
             .iter()
             .map(|&h| h as usize)
             .filter(|&h| g.needed[h] && (!only_two || hx.ncards[h] == 2))
-            .filter(|&h| self.feasible(&hx.counts[h], pi, 1))
+            .filter(|&h| self.feasible(&hx.counts[h], pi, 1.0))
             .collect();
         let keys: Vec<u64> = list.iter().map(|&h| hx.key[h] + key_unit(pi)).collect();
         let dix = self.ensure(&keys);
         let can_s = self.r.sas;
         for (&h, &di) in list.iter().zip(&dix) {
-            let nc = i32::from(hx.ncards[h]);
-            let mut rc = hx.counts[h].map(i32::from);
-            rc[pi] += 1;
+            let nc = f64::from(hx.ncards[h]);
+            let mut rc = hx.counts[h].map(f64::from);
+            rc[pi] += 1.0;
             let pr = self.cache[di as usize];
             let total = hx.total[h];
-            let left = self.ntot - nc - 2;
-            let can_d = nc == 2 && self.r.das && self.r.can_double(total, soft_of(hx, h));
+            let left = self.ntot - nc - 2.0;
+            let can_d = hx.ncards[h] == 2 && self.r.das && self.r.can_double(total, soft_of(hx, h));
             for u in 0..10 {
                 let i = h * 10 + u;
                 let mut js = [0.0; 7];
@@ -603,7 +608,7 @@ impl Engine {
                     g.jcd[i * 7..i * 7 + 7].copy_from_slice(&js);
                     continue;
                 }
-                let action = if nc >= 3 {
+                let action = if hx.ncards[h] >= 3 {
                     if self.hit[i] > self.stand[i] {
                         Action::Hit
                     } else {
@@ -622,13 +627,13 @@ impl Engine {
                     }
                     Action::Hit | Action::Double => {
                         let f = if action == Action::Double { 2.0 } else { 1.0 };
-                        if left > 0 {
+                        if left > 0.0 {
                             for x in 0..10 {
-                                let cnt = self.shoe[x] - rc[x] - i32::from(x == u);
-                                if cnt <= 0 {
+                                let cnt = self.shoe[x] - rc[x] - f64::from(x == u);
+                                if cnt <= 0.0 {
                                     continue;
                                 }
-                                let p = f64::from(cnt) / f64::from(left);
+                                let p = cnt / left;
                                 let c = hx.child[h][x];
                                 for d in 0..7 {
                                     j[d] += f
@@ -659,23 +664,23 @@ impl Engine {
         let Some(single) = hx.find(key_unit(pi)) else {
             return (jx, pd);
         };
-        if self.shoe[pi] < 2 {
+        if self.shoe[pi] < 2.0 {
             return (jx, pd);
         }
         let base = self.ensure(&[2 * key_unit(pi)])[0] as usize;
-        let left = self.ntot - 3;
+        let left = self.ntot - 3.0;
         for u in 0..10 {
             pd[u] = self.cache[base][u];
-            if left <= 0 || self.shoe[u] - 2 * i32::from(u == pi) <= 0 {
+            if left <= 0.0 || self.shoe[u] - 2.0 * f64::from(u == pi) <= 0.0 {
                 continue;
             }
             for x in 0..10 {
-                let cnt = self.shoe[x] - 2 * i32::from(x == pi) - i32::from(x == u);
+                let cnt = self.shoe[x] - 2.0 * f64::from(x == pi) - f64::from(x == u);
                 let h2 = hx.child[single as usize][x];
-                if cnt <= 0 || h2 == NONE {
+                if cnt <= 0.0 || h2 == NONE {
                     continue;
                 }
-                let p = f64::from(cnt) / f64::from(left);
+                let p = cnt / left;
                 let k = (h2 as usize * 10 + u) * 7;
                 for d in 0..7 {
                     jx[u][d] += p * g.jcd[k + d];
@@ -691,15 +696,12 @@ impl Engine {
     /// split hands given it.
     fn split_terms(&self, pi: usize, u: usize) -> [SplitTerm; 2] {
         let m = self.r.max_hands[pi];
-        let n = f64::from(self.ntot - 3);
+        let n = self.ntot - 3.0;
         let rank_tens = pi == 9 && self.r.split_by_rank;
-        let mut mix = [
-            (1.0, f64::from(self.shoe[pi] - 2 - i32::from(u == pi))),
-            (0.0, 0.0),
-        ];
+        let mut mix = [(1.0, self.shoe[pi] - 2.0 - f64::from(u == pi)), (0.0, 0.0)];
         if rank_tens {
             let r = self.ten_rank;
-            let nt = f64::from(self.shoe[9]);
+            let nt = self.shoe[9];
             mix = if u == 9 {
                 let same = if nt > 2.0 {
                     ((r - 2.0) / (nt - 2.0)).clamp(0.0, 1.0)
@@ -721,14 +723,14 @@ impl Engine {
             };
             if w > 0.0 && self.r.corr[u] > 0.0 && (u == 0 || u == 9) {
                 let hole = 9 - u;
-                let hole_left = self.shoe[hole] - 2 * i32::from(hole == pi);
-                let pbj = f64::from(hole_left.max(0)) / n;
+                let hole_left = self.shoe[hole] - 2.0 * f64::from(hole == pi);
+                let pbj = hole_left.max(0.0) / n;
                 if pbj > 0.0 {
                     // chance the hole card is itself a pair-class card
                     let hole_pair = if hole != pi {
                         0.0
                     } else if rank_tens {
-                        (p / f64::from(hole_left)).clamp(0.0, 1.0)
+                        (p / hole_left).clamp(0.0, 1.0)
                     } else {
                         1.0
                     };
@@ -747,7 +749,7 @@ impl Engine {
     /// takes the original bet, the extra hands' bets are given back.
     pub(crate) fn split_ev(&self, pi: usize, u: usize, x: &[f64], pv: &[f64]) -> f64 {
         let m = self.r.max_hands[pi];
-        let n = f64::from(self.ntot - 3);
+        let n = self.ntot - 3.0;
         self.split_terms(pi, u)
             .iter()
             .filter(|t| t.w > 0.0)
@@ -770,7 +772,7 @@ impl Engine {
         pd: &[f64; 7],
     ) -> f64 {
         let m = self.r.max_hands[pi];
-        let n = f64::from(self.ntot - 3);
+        let n = self.ntot - 3.0;
         let obo = self.r.corr[u] > 0.0;
         let mut cross = 0.0;
         for d in 0..7 {

@@ -57,7 +57,8 @@ mod split;
 mod strategy;
 
 pub use analysis::{
-    analyse, analyse_shoe, analyse_shoe_with_strategy, MainGameAnalysis, UpCardSummary,
+    analyse, analyse_composition, analyse_shoe, analyse_shoe_with_strategy, MainGameAnalysis,
+    UpCardSummary,
 };
 pub use dealer::{dealer_probabilities, DealerProbs};
 pub use error::MainGameError;

@@ -85,9 +85,8 @@ impl Shoe {
         Ok(())
     }
 
-    /// Counts as signed integers (engine arithmetic).
-    pub(crate) fn signed(&self) -> [i32; 10] {
-        // MAX_PER_RANK keeps every count far inside i32.
-        self.counts.map(|c| c as i32)
+    /// Counts as the engine's numbers (exact: every count is far below 2^53).
+    pub(crate) fn signed(&self) -> [f64; 10] {
+        self.counts.map(f64::from)
     }
 }

@@ -478,15 +478,15 @@ fn deal_weight(e: &Engine, h: usize, u: usize) -> f64 {
     let mut w = 1.0;
     let mut k = 0u32;
     for r in 0..10 {
-        let avail = e.shoe[r] - i32::from(r == u);
-        for j in 0..i32::from(c[r]) {
+        let avail = e.shoe[r] - f64::from(r == u);
+        for j in 0..c[r] {
             k += 1;
-            let f = avail - j;
-            if f <= 0 {
+            let f = avail - f64::from(j);
+            if f <= 0.0 {
                 return 0.0;
             }
             // multinomial coefficient built as k / j-th
-            w *= f64::from(f) * f64::from(k) / f64::from(j + 1);
+            w *= f * f64::from(k) / f64::from(j + 1);
         }
     }
     w
@@ -513,7 +513,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
     let mut classes: Vec<Vec<usize>> = vec![Vec::new(); 44];
     let class_of = |soft: bool, total: u8| usize::from(soft) * 22 + usize::from(total);
     for h in 0..len {
-        if hx.ncards[h] < 2 || (0..10).any(|r| i32::from(hx.counts[h][r]) > e.shoe[r]) {
+        if hx.ncards[h] < 2 || (0..10).any(|r| f64::from(hx.counts[h][r]) >= e.shoe[r] + 1.0) {
             continue;
         }
         classes[class_of(hx.soft[h], hx.total[h])].push(h);
@@ -557,11 +557,11 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
             )
         };
         for u in 0..10 {
-            if e.shoe[u] <= 0 {
+            if e.shoe[u] <= 0.0 {
                 continue;
             }
             for &h in members {
-                if e.shoe[u] - i32::from(hx.counts[h][u]) > 0 {
+                if e.shoe[u] - f64::from(hx.counts[h][u]) > 0.0 {
                     hit_bs[h * 10 + u] = e.hit_with(h, u, &val_bs);
                 }
             }
@@ -569,7 +569,7 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
             let can_s = two_card && e.r.surrender_value(0.0).is_some();
             let (mut wt, mut st, mut hi, mut db, mut su, mut bj) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
             for &h in &defining {
-                if e.shoe[u] - i32::from(hx.counts[h][u]) <= 0 {
+                if e.shoe[u] - f64::from(hx.counts[h][u]) <= 0.0 {
                     continue;
                 }
                 let w = deal_weight(e, h, u);
@@ -625,10 +625,10 @@ pub(crate) fn hard_soft_pass(e: &Engine, fixed: Option<&BasicStrategy>) -> BsPas
         let h = h as usize;
         let (total, soft) = (hx.total[h], hx.soft[h]);
         for u in 0..10 {
-            let need = 2 + i32::from(u == p);
+            let need = 2.0 + f64::from(u == p);
             strategy.pair[p][u] = if let Some(f) = fixed {
                 f.pair[p][u]
-            } else if e.shoe[u] > 0 && e.shoe[p] >= need {
+            } else if e.shoe[u] > 0.0 && e.shoe[p] >= need {
                 let i = h * 10 + u;
                 Cell::new(
                     e.stand[i],
@@ -680,7 +680,7 @@ pub(crate) fn post_split_differences(e: &Engine, s: &BasicStrategy) -> Vec<PostS
         let (pt, psoft) = (hx.total[ph], hx.soft[ph]);
         let aces_stand = p == 0 && !r.play_split_aces;
         for u in 0..10 {
-            if e.shoe[u] <= 0 || e.shoe[p] < 2 + i32::from(u == p) {
+            if e.shoe[u] <= 0.0 || e.shoe[p] < 2.0 + f64::from(u == p) {
                 continue;
             }
             let pair_cell = &s.pair[p][u];
@@ -693,9 +693,9 @@ pub(crate) fn post_split_differences(e: &Engine, s: &BasicStrategy) -> Vec<PostS
                 continue;
             }
             for x in 0..10 {
-                let avail = e.shoe[x] - 2 * i32::from(x == p) - i32::from(x == u);
+                let avail = e.shoe[x] - 2.0 * f64::from(x == p) - f64::from(x == u);
                 let h2 = hx.child[single as usize][x];
-                if avail <= 0 || h2 == NONE || (p == 0 && x == 9) || (p == 9 && x == 0) {
+                if avail <= 0.0 || h2 == NONE || (p == 0 && x == 9) || (p == 9 && x == 0) {
                     continue; // no such card, or a natural's cards
                 }
                 let h2 = h2 as usize;

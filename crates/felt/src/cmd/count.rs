@@ -44,6 +44,10 @@ pub struct Args {
     /// With --report: worker threads (default: every core).
     #[arg(long, requires = "report")]
     pub threads: Option<usize>,
+    /// With --report: draw, as an SVG file, each progressive's break-even meter by true
+    /// count and each other side bet's advantage by true count, one line per count.
+    #[arg(long, value_name = "FILE.svg", requires = "report")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Loads a count by preset name or file path.
@@ -129,6 +133,9 @@ fn vulnerability(a: &Args, rules: &felt_core::Rules, report: &CountReport) -> Re
                 .with_context(|| format!("no fitted count for the side bet {}", b.id))
         })
         .collect::<Result<_>>()?;
+    if let Some(p) = &a.plot {
+        crate::cmd::plot::check(p)?;
+    }
     let hi_lo = load_count("hi-lo")?;
     let r = vulnerability::vulnerability(
         rules,
@@ -141,6 +148,9 @@ fn vulnerability(a: &Args, rules: &felt_core::Rules, report: &CountReport) -> Re
             decks: a.decks,
         },
     )?;
+    if let Some(p) = &a.plot {
+        crate::cmd::plot::write(p, &vulnerability_panels(&r))?;
+    }
     let mut out = std::io::stdout().lock();
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
@@ -148,6 +158,56 @@ fn vulnerability(a: &Args, rules: &felt_core::Rules, report: &CountReport) -> Re
         write!(out, "{}", vulnerability::text(&r))?;
     }
     Ok(())
+}
+
+/// One chart per side bet: a progressive's break-even meter by true count (one point
+/// per row of the report's meter table), another bet's advantage by true count.
+fn vulnerability_panels(
+    r: &felt_sim::vulnerability::VulnerabilityReport,
+) -> Vec<crate::cmd::plot::Panel> {
+    use crate::cmd::plot::{Line, Panel};
+    r.bets
+        .iter()
+        .map(|b| {
+            let meter = b.counts.iter().any(|c| !c.meter.is_empty());
+            let lines = b
+                .counts
+                .iter()
+                .map(|c| Line {
+                    name: c.count.clone(),
+                    points: if meter {
+                        // at or below zero the bet is positive at any meter
+                        c.meter
+                            .iter()
+                            .filter(|m| m.meter_units > 0.0)
+                            .map(|m| (f64::from(m.tc), m.meter_units))
+                            .collect()
+                    } else {
+                        c.by_true_count
+                            .iter()
+                            .filter_map(|t| t.advantage.map(|e| (f64::from(t.tc), e.value * 100.0)))
+                            .collect()
+                    },
+                })
+                .filter(|l| !l.points.is_empty())
+                .collect();
+            Panel {
+                title: if meter {
+                    format!("{}: break-even meter by true count", b.name)
+                } else {
+                    format!("{}: advantage by true count", b.name)
+                },
+                x_label: "true count".into(),
+                y_label: if meter {
+                    "break-even meter, units of the wager".into()
+                } else {
+                    "player advantage, %".into()
+                },
+                lines,
+                band: None,
+            }
+        })
+        .collect()
 }
 
 fn comment(r: &CountReport, w: &felt_math::count::WagerCounts) -> String {

@@ -50,6 +50,10 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// With --count: draw the main game's edge by true count with its 95% interval, and
+    /// the true count's frequency, as an SVG file.
+    #[arg(long, value_name = "FILE.svg", requires = "count")]
+    pub plot: Option<std::path::PathBuf>,
     /// Counting, bet ramp, indices, risk of ruin and sharding.
     #[command(flatten)]
     pub count: crate::cmd::sim_count::CountArgs,
@@ -65,6 +69,12 @@ pub fn run(a: &Args) -> Result<()> {
     let penetration = a.penetration.map(penetration_fraction).transpose()?;
     let counting = a.count.options()?;
     let shard = a.count.shard()?;
+    if let Some(p) = &a.plot {
+        if shard.is_some() {
+            bail!("--plot draws a whole run: merge the shards with `felt merge` first");
+        }
+        crate::cmd::plot::check(p)?;
+    }
     if shard.is_some() && a.seed.is_none() {
         bail!("--shard needs --seed: every shard of a run must play from the same seed");
     }
@@ -114,6 +124,9 @@ pub fn run(a: &Args) -> Result<()> {
         b.finish_and_clear();
     }
     let r = result?;
+    if let (Some(path), Some(c)) = (&a.plot, &r.counting) {
+        crate::cmd::plot::write(path, &crate::cmd::plot::true_count_panels(c))?;
+    }
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
     } else {
