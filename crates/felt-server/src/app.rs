@@ -66,7 +66,6 @@ pub struct Server {
     metrics: Arc<Metrics>,
     settings: Settings,
     tables: BTreeMap<String, Running>,
-    threads: std::sync::Mutex<Vec<std::thread::JoinHandle<()>>>,
     next_conn: AtomicU64,
     draining: AtomicBool,
 }
@@ -85,12 +84,11 @@ impl Server {
         let books = Books::new(store, metrics.clone());
         let seating: Seating = Default::default();
         let mut running = BTreeMap::new();
-        let mut threads = Vec::new();
         for cfg in tables {
-            let (handle, thread) =
+            // A table's thread ends by itself once the table is closed.
+            let (handle, _thread) =
                 table::spawn(cfg.clone(), books.clone(), metrics.clone(), seating.clone())
                     .map_err(|e| format!("table `{}`: {e}", cfg.name))?;
-            threads.push(thread);
             running.insert(
                 cfg.name.clone(),
                 Running {
@@ -105,7 +103,6 @@ impl Server {
             metrics,
             settings,
             tables: running,
-            threads: std::sync::Mutex::new(threads),
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
         }))
@@ -145,14 +142,6 @@ impl Server {
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Ok(mut t) = self.threads.lock() {
-            t.clear();
-        }
     }
 }
 
@@ -300,16 +289,6 @@ fn session_response(token: &str, idle_ms: i64, status: StatusCode, body: Value) 
         .into_response()
 }
 
-async fn register(
-    State(s): State<Shared>,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Response {
-    match register_inner(&s, body).await {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
-    }
-}
-
 fn bad_body(e: axum::extract::rejection::JsonRejection) -> ApiError {
     ApiError(
         StatusCode::BAD_REQUEST,
@@ -321,8 +300,8 @@ fn bad_body(e: axum::extract::rejection::JsonRejection) -> ApiError {
     )
 }
 
-async fn register_inner(
-    s: &Shared,
+async fn register(
+    State(s): State<Shared>,
     body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(c) = body.map_err(bad_body)?;
@@ -382,16 +361,6 @@ async fn register_inner(
 
 async fn login(
     State(s): State<Shared>,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Response {
-    match login_inner(&s, body).await {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
-    }
-}
-
-async fn login_inner(
-    s: &Shared,
     body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(c) = body.map_err(bad_body)?;
@@ -468,28 +437,13 @@ async fn login_inner(
     ))
 }
 
-/// Milliseconds since the epoch as an RFC 3339 UTC time.
+/// Milliseconds since the epoch as an RFC 3339 UTC time (to the second).
 fn iso(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    use time::format_description::well_known::Rfc3339;
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_default()
 }
 
 async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
@@ -511,13 +465,10 @@ async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
         .into_response()
 }
 
-async fn me(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    let w = match who(&s, &headers).await {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
+async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let w = who(&s, &headers).await?;
     let n = w.name.clone();
-    match s
+    let (balance, last) = s
         .books
         .run(move |st| -> felt_store::Result<(Money, Option<i64>)> {
             let b = st.balance(&Account::player(n.clone()))?;
@@ -525,13 +476,11 @@ async fn me(State(s): State<Shared>, headers: HeaderMap) -> Response {
             Ok((b, l))
         })
         .await
-    {
-        Ok((balance, last)) => Json(json!({
-            "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
-        }))
-        .into_response(),
-        Err(e) => store_error(e).into_response(),
-    }
+        .map_err(store_error)?;
+    Ok(Json(json!({
+        "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
+    }))
+    .into_response())
 }
 
 async fn lobby(State(s): State<Shared>) -> Response {
@@ -551,7 +500,7 @@ async fn lobby(State(s): State<Shared>) -> Response {
             let m: Vec<Value> = meters
                 .iter()
                 .filter(|m| ids.contains(&m.id))
-                .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
+                .map(crate::render::meter)
                 .collect();
             json!({
                 "name": t.cfg.name,
@@ -571,26 +520,25 @@ async fn lobby(State(s): State<Shared>) -> Response {
     Json(json!({"tables": tables})).into_response()
 }
 
-async fn rules(State(s): State<Shared>, Path(name): Path<String>) -> Response {
-    let Some(t) = s.tables.get(&name) else {
-        return ApiError(
-            StatusCode::NOT_FOUND,
-            "no-table",
-            format!("there is no table `{name}`"),
-        )
-        .into_response();
-    };
+/// No table of this name.
+fn no_table(name: &str) -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        "no-table",
+        format!("there is no table `{name}`"),
+    )
+}
+
+async fn rules(State(s): State<Shared>, Path(name): Path<String>) -> Result<Response, ApiError> {
+    let t = s.tables.get(&name).ok_or_else(|| no_table(&name))?;
     if let Some(v) = t.rules_json.get() {
-        return Json(v.clone()).into_response();
+        return Ok(Json(v.clone()).into_response());
     }
     let rules = t.cfg.rules.clone();
-    let computed = tokio::task::spawn_blocking(move || rules_json(&rules)).await;
-    match computed {
-        Ok(v) => Json(t.rules_json.get_or_init(|| v).clone()).into_response(),
-        Err(e) => {
-            ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()).into_response()
-        }
-    }
+    let v = tokio::task::spawn_blocking(move || rules_json(&rules))
+        .await
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
+    Ok(Json(t.rules_json.get_or_init(|| v).clone()).into_response())
 }
 
 /// The rules card, each pay table and each wager's exact return to player.
@@ -629,25 +577,18 @@ async fn history(
     State(s): State<Shared>,
     headers: HeaderMap,
     Query(q): Query<HistoryQuery>,
-) -> Response {
-    let w = match who(&s, &headers).await {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
+) -> Result<Response, ApiError> {
+    let w = who(&s, &headers).await?;
     let n = q.n.unwrap_or(10).clamp(1, 100);
     let before = q.before.map(RoundId);
     let name = w.name.clone();
-    match s
+    let rounds = s
         .books
         .run(move |st| st.player_rounds(&name, n, before))
         .await
-    {
-        Ok(rounds) => {
-            let games: Vec<Value> = rounds.iter().map(|r| recall(r, Some(&w.name))).collect();
-            Json(json!({"player": w.name, "games": games})).into_response()
-        }
-        Err(e) => store_error(e).into_response(),
-    }
+        .map_err(store_error)?;
+    let games: Vec<Value> = rounds.iter().map(|r| recall(r, Some(&w.name))).collect();
+    Ok(Json(json!({"player": w.name, "games": games})).into_response())
 }
 
 /// A stored round as a player recalls it: every card, decision, wager and result as
@@ -710,27 +651,25 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
     })
 }
 
-fn operator_only(w: &Who) -> Result<(), ApiError> {
-    if w.role == Role::Operator {
-        Ok(())
-    } else {
-        Err(ApiError(
+/// The request's login, if it is an operator's.
+async fn operator(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
+    let w = who(s, headers).await?;
+    if w.role != Role::Operator {
+        return Err(ApiError(
             StatusCode::FORBIDDEN,
             "forbidden",
             "only an operator may do this".to_string(),
-        ))
+        ));
     }
+    Ok(w)
 }
 
-async fn operator_tables(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    let w = match who(&s, &headers).await {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
-    if let Err(e) = operator_only(&w) {
-        return e.into_response();
-    }
-    let meters = s.books.run(|st| st.meters()).await.unwrap_or_default();
+async fn operator_tables(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    operator(&s, &headers).await?;
+    let meters = s.books.run(|st| st.meters()).await.map_err(store_error)?;
     let tables: Vec<Value> = s
         .tables
         .values()
@@ -742,66 +681,47 @@ async fn operator_tables(State(s): State<Shared>, headers: HeaderMap) -> Respons
                 .map(|i| serde_json::to_value(&*i).unwrap_or(Value::Null))
         })
         .collect();
-    let meters: Vec<Value> = meters
-        .iter()
-        .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
-        .collect();
-    Json(json!({"tables": tables, "meters": meters})).into_response()
+    let meters: Vec<Value> = meters.iter().map(crate::render::meter).collect();
+    Ok(Json(json!({"tables": tables, "meters": meters})).into_response())
 }
 
 async fn operator_round(
     State(s): State<Shared>,
     headers: HeaderMap,
     Path(id): Path<i64>,
-) -> Response {
-    let w = match who(&s, &headers).await {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
-    if let Err(e) = operator_only(&w) {
-        return e.into_response();
-    }
-    match s.books.run(move |st| st.round(RoundId(id))).await {
-        Ok(Some(r)) => Json(recall(&r, None)).into_response(),
-        Ok(None) => ApiError(
-            StatusCode::NOT_FOUND,
-            "no-round",
-            format!("there is no round {id} in the books"),
-        )
-        .into_response(),
-        Err(e) => store_error(e).into_response(),
-    }
+) -> Result<Response, ApiError> {
+    operator(&s, &headers).await?;
+    let r = s
+        .books
+        .run(move |st| st.round(RoundId(id)))
+        .await
+        .map_err(store_error)?
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::NOT_FOUND,
+                "no-round",
+                format!("there is no round {id} in the books"),
+            )
+        })?;
+    Ok(Json(recall(&r, None)).into_response())
 }
 
 async fn operator_close(
     State(s): State<Shared>,
     headers: HeaderMap,
     Path(name): Path<String>,
-) -> Response {
-    let w = match who(&s, &headers).await {
-        Ok(w) => w,
-        Err(e) => return e.into_response(),
-    };
-    if let Err(e) = operator_only(&w) {
-        return e.into_response();
-    }
-    let Some(t) = s.tables.get(&name) else {
-        return ApiError(
-            StatusCode::NOT_FOUND,
-            "no-table",
-            format!("there is no table `{name}`"),
-        )
-        .into_response();
-    };
+) -> Result<Response, ApiError> {
+    let w = operator(&s, &headers).await?;
+    let t = s.tables.get(&name).ok_or_else(|| no_table(&name))?;
     tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
     let _ = t.handle.tx.send(ToTable::Close {
         reason: format!("closed by operator {}", w.name),
     });
-    (
+    Ok((
         StatusCode::ACCEPTED,
         Json(json!({"table": name, "closing": true})),
     )
-        .into_response()
+        .into_response())
 }
 
 /// Whether a WebSocket's `Origin` (if any) is this server's own.

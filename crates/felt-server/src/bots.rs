@@ -224,8 +224,10 @@ struct Memory {
     counted: Option<i64>,
     /// Actions sent and not yet seen in a view: (id, when).
     pending: Vec<(String, Instant)>,
-    /// Decisions sent, by (round, spot, hand, cards seen): not sent twice.
-    sent: Vec<(i64, u64, u64, usize)>,
+    /// Decisions sent, by round, spot, hand, the cards on the table and whether an
+    /// offer: not sent twice. (Every decision that leaves a hand to decide again deals
+    /// a card; an offer and the hand's first decision see the same cards.)
+    sent: Vec<(i64, u64, u64, usize, bool)>,
     next_id: u64,
     seated: bool,
     /// The id of the last bet sent.
@@ -468,7 +470,7 @@ impl Bot {
                 d["hand"].as_u64().unwrap_or(1),
             );
             let cards = hand_cards(v, spot, hand);
-            let key = (r, spot, hand, cards.len());
+            let key = (r, spot, hand, cards_on_table(v), d["offer"] == true);
             if mem.sent.contains(&key) {
                 continue;
             }
@@ -570,6 +572,18 @@ impl Bot {
             choices[0]
         }
     }
+}
+
+/// How many cards lie face up on the table.
+fn cards_on_table(v: &Value) -> usize {
+    let hands: usize = v["round"]["spots"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["hands"].as_array().into_iter().flatten())
+        .map(|h| h["cards"].as_array().map_or(0, Vec::len))
+        .sum();
+    hands + v["round"]["dealer"]["cards"].as_array().map_or(0, Vec::len)
 }
 
 /// The values (ace = 1, tens = 10) of the cards of the bot's hand.

@@ -218,7 +218,7 @@ pub fn parse(
         if pause_ms > 60_000 {
             return Err(bad(format!("pause_ms is {pause_ms}: write 0 to 60000")));
         }
-        let absent_rounds = t.absent_rounds.unwrap_or(ABSENT_ROUNDS).clamp(0, 100);
+        let absent_rounds = t.absent_rounds.unwrap_or(ABSENT_ROUNDS).min(100);
         out.push(TableConfig {
             name: t.name.clone(),
             game: t.game.clone(),

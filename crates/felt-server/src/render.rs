@@ -34,17 +34,8 @@ pub fn card(c: Card) -> Value {
 /// An event as a seat may see it, in the protocol's numbering: cards as text, seats,
 /// spots and hands from 1, the table's seat numbers.
 pub fn event(e: &Event, seats: &SeatMap) -> Value {
-    let public = e.public();
-    let v = serde_json::to_value(PublicJson(&public)).unwrap_or(Value::Null);
+    let v = serde_json::to_value(e.public()).unwrap_or(Value::Null);
     renumber(v, seats)
-}
-
-struct PublicJson<'a>(&'a felt_core::round::PublicEvent);
-
-impl serde::Serialize for PublicJson<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
 }
 
 fn renumber(v: Value, seats: &SeatMap) -> Value {
@@ -79,6 +70,11 @@ fn as_card(m: &Map<String, Value>) -> Option<Card> {
     } else {
         None
     }
+}
+
+/// A progressive meter as the protocol writes it.
+pub fn meter(m: &felt_store::MeterInfo) -> Value {
+    json!({"id": m.id, "amount": m.amount, "reset": m.reset})
 }
 
 /// The phase as the protocol writes it.

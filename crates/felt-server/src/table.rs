@@ -519,7 +519,7 @@ impl Actor {
             }
             None => {
                 let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
-                let text = self.view_frame(seq, &player, &[]);
+                let text = self.view_frame(seq, &player);
                 self.send_to_conn(conn, |_| text);
             }
         }
@@ -588,7 +588,7 @@ impl Actor {
             }
             ClientMsg::Sync => {
                 let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
-                let text = self.view_frame(seq, &player, &[]);
+                let text = self.view_frame(seq, &player);
                 self.send_to_conn(conn, |_| text);
             }
             ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
@@ -1061,10 +1061,10 @@ impl Actor {
     /// After a step: the round goes on (chance steps, windows, timers) or ends; then
     /// everyone sees it.
     fn after_step(&mut self, mut events: Vec<Event>, at: Option<Instant>) -> Result<(), Fatal> {
+        // Settlements are noted as they come (before `drive` may end the round).
         self.note(&events);
-        let noted = events.len();
         self.drive(&mut events)?;
-        self.broadcast_noted(&events, noted, at);
+        self.broadcast(&events, at);
         Ok(())
     }
 
@@ -1299,26 +1299,19 @@ impl Actor {
         }
     }
 
-    /// Every connection gets its view with the step's events; the latency of the
-    /// action that caused it (if any) is recorded.
+    /// Every player at the table (connected, or seated and away: their stream keeps
+    /// what they miss) gets the view with the step's events; the latency of the action
+    /// that caused it (if any) is recorded. The table's part of the view is rendered
+    /// once; only each player's own part differs.
     fn broadcast(&mut self, events: &[Event], at: Option<Instant>) {
-        self.note(events);
-        self.broadcast_noted(events, events.len(), at);
-    }
-
-    /// As [`Actor::broadcast`], the settlements of `events` being noted already.
-    fn broadcast_noted(&mut self, events: &[Event], _noted: usize, at: Option<Instant>) {
-        // Seated players away from the table too: their stream keeps what they miss.
-        let players: Vec<String> = {
-            let mut p: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
-            p.extend(self.seats.iter().flatten().map(|s| s.player.clone()));
-            p.sort();
-            p.dedup();
-            p
-        };
+        let mut players: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
+        players.extend(self.seats.iter().flatten().map(|s| s.player.clone()));
+        players.sort();
+        players.dedup();
+        let table = self.table_view(events);
         for p in players {
             let seq = self.streams.get(&p).map_or(0, |s| s.seq) + 1;
-            let text = self.view_frame(seq, &p, events);
+            let text = self.frame(seq, &p, &table);
             self.send_to_player(&p, |_| text);
         }
         if let Some(at) = at {
@@ -1328,136 +1321,76 @@ impl Actor {
         }
     }
 
-    /// The meters as the books hold them.
-    fn meters(&self) -> Vec<Value> {
-        let ids: Vec<String> = self.ctx.meters.iter().map(|(m, _)| m.clone()).collect();
-        if ids.is_empty() {
-            return Vec::new();
-        }
-        self.books.with(|s| {
-            ids.iter()
-                .filter_map(|m| s.meter(m).ok().flatten())
-                .map(|m| json!({"id": m.id, "amount": m.amount, "reset": m.reset}))
-                .collect()
-        })
+    /// One player's view alone (a welcome, a `sync`).
+    fn view_frame(&self, seq: u64, player: &str) -> String {
+        self.frame(seq, player, &self.table_view(&[]))
     }
 
-    /// One player's view, as a `view` frame.
-    fn view_frame(&self, seq: u64, player: &str, events: &[Event]) -> String {
-        let seat = self.seat_of(player);
-        let engine_seat = self.engine_seat(player);
-        let balance = match (self.round.as_ref(), engine_seat) {
-            (Some(r), Some(e)) => r.live.engine.balance(e),
-            _ => None,
-        }
-        .or_else(|| {
-            self.books
-                .with(|s| s.balance(&Account::player(player)))
-                .ok()
-        });
+    /// The `view` frame: the table's part with the player's own.
+    fn frame(&self, seq: u64, player: &str, table: &Value) -> String {
+        let mut v = table.clone();
+        v["seq"] = json!(seq);
+        v["you"] = self.you(player);
+        v.to_string()
+    }
+
+    /// What every seat sees alike: seats, limits, timer, meters, the round, its
+    /// settlements and the step's events.
+    fn table_view(&self, events: &[Event]) -> Value {
         let seats: Vec<Value> = self
             .seats
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let n = (i + 1) as u8;
-                match s {
-                    None => json!({"seat": n, "player": null}),
-                    Some(s) => {
-                        let e = self.round.as_ref().and_then(|r| r.seats.engine_seat(n));
-                        json!({
-                            "seat": n,
-                            "player": s.player,
-                            "connected": self.conns.values().any(|c| c.player == s.player),
-                            "in_round": e.is_some(),
-                            "has_bet": e.is_some_and(|e| self.round.as_ref().is_some_and(|r| r.bet.contains(&e))),
-                            "leaving": s.leaving,
-                        })
-                    }
-                }
+                let Some(s) = s else {
+                    return json!({"seat": n, "player": null});
+                };
+                let e = self.round.as_ref().and_then(|r| r.seats.engine_seat(n));
+                let has_bet = self
+                    .round
+                    .as_ref()
+                    .is_some_and(|r| e.is_some_and(|e| r.bet.contains(&e)));
+                json!({
+                    "seat": n,
+                    "player": s.player,
+                    "connected": self.conns.values().any(|c| c.player == s.player),
+                    "in_round": e.is_some(),
+                    "has_bet": has_bet,
+                    "leaving": s.leaving,
+                })
             })
             .collect();
         let timer = self.timer.map(|(t, k)| {
             json!({"for": k.word(), "ms": t.saturating_duration_since(Instant::now()).as_millis() as u64})
         });
-        let (round, settlements, number, evs, choices) = match &self.round {
-            Some(r) => {
-                let v = r.live.engine.view(engine_seat.unwrap_or(0));
-                let evs: Vec<Value> = events.iter().map(|e| render::event(e, &r.seats)).collect();
-                let mut choices = Vec::new();
-                if let (Some(e), Some(w)) = (engine_seat, &r.window) {
-                    for o in w.offers.iter().filter(|o| o.seat == e) {
-                        let answered = w.answers.contains_key(&(o.seat, o.at.spot, o.at.hand));
-                        choices.push(json!({
-                            "spot": o.at.spot + 1,
-                            "hand": o.at.hand + 1,
-                            "offer": true,
-                            "answered": answered,
-                            "choices": if answered { Vec::new() } else { render::choices(&o.legal) },
-                        }));
-                    }
-                } else if let Some(e) = engine_seat {
-                    let legal = r.live.engine.legal_actions();
-                    if let Turn::Seat { seat, spot, hand } = legal.turn {
-                        if seat == e {
-                            choices.push(json!({
-                                "spot": spot + 1,
-                                "hand": hand + 1,
-                                "offer": false,
-                                "choices": render::choices(&legal),
-                            }));
-                        }
-                    }
-                }
-                (
-                    Some(render::round(&v, &r.seats)),
-                    r.settlements.clone(),
-                    Some(r.live.id.0),
-                    evs,
-                    choices,
-                )
-            }
-            None => match &self.last {
-                Some(l) => {
-                    let evs: Vec<Value> =
-                        events.iter().map(|e| render::event(e, &l.seats)).collect();
-                    (
-                        Some(l.round.clone()),
-                        l.settlements.clone(),
-                        Some(l.number),
-                        evs,
-                        Vec::new(),
-                    )
-                }
-                None => (None, Vec::new(), None, Vec::new(), Vec::new()),
-            },
+        let (round, settlements, number, evs) = match (&self.round, &self.last) {
+            (Some(r), _) => (
+                // The round's public part is the same from every seat.
+                Some(render::round(&r.live.engine.view(0), &r.seats)),
+                r.settlements.clone(),
+                Some(r.live.id.0),
+                events.iter().map(|e| render::event(e, &r.seats)).collect(),
+            ),
+            (None, Some(l)) => (
+                Some(l.round.clone()),
+                l.settlements.clone(),
+                Some(l.number),
+                events.iter().map(|e| render::event(e, &l.seats)).collect(),
+            ),
+            (None, None) => (None, Vec::new(), None, Vec::new()),
         };
-        let betting = self
-            .round
-            .as_ref()
-            .is_some_and(|r| r.live.engine.phase() == Phase::Betting);
-        let may_bet = betting
-            && engine_seat
-                .is_some_and(|e| self.round.as_ref().is_some_and(|r| !r.bet.contains(&e)));
-        let in_play = self.round.is_some();
+        let main = self.cfg.rules.main_bet();
         json!({
             "type": "view",
-            "seq": seq,
             "table": self.cfg.name,
             "game": self.cfg.rules.game().id,
             "round_id": number,
-            "in_play": in_play,
+            "in_play": self.round.is_some(),
             "closed": self.closed,
-            "you": {
-                "player": player,
-                "seat": seat,
-                "balance": balance,
-                "may_bet": may_bet,
-                "decisions": choices,
-            },
             "seats": seats,
             "limits": {
-                "main": {"min": self.cfg.rules.main_bet().min, "max": self.cfg.rules.main_bet().max, "increment": self.cfg.rules.main_bet().increment},
+                "main": {"min": main.min, "max": main.max, "increment": main.increment},
                 "side_bets": self.ctx.table.side_bets().iter().map(|b| json!({
                     "id": b.id.as_str(), "min": b.limits.min, "max": b.limits.max, "increment": b.limits.increment,
                 })).collect::<Vec<_>>(),
@@ -1469,7 +1402,73 @@ impl Actor {
             "settlements": settlements,
             "events": evs,
         })
-        .to_string()
+    }
+
+    /// The meters as the books hold them.
+    fn meters(&self) -> Vec<Value> {
+        if self.ctx.meters.is_empty() {
+            return Vec::new();
+        }
+        self.books.with(|s| {
+            self.ctx
+                .meters
+                .iter()
+                .filter_map(|(m, _)| s.meter(m).ok().flatten())
+                .map(|m| render::meter(&m))
+                .collect()
+        })
+    }
+
+    /// The player's own part of a view: seat, balance, whether they may bet, and the
+    /// decisions asked of them (their turn, or their spots' offers).
+    fn you(&self, player: &str) -> Value {
+        let engine_seat = self.engine_seat(player);
+        let round = self.round.as_ref();
+        let balance = round
+            .zip(engine_seat)
+            .and_then(|(r, e)| r.live.engine.balance(e))
+            .or_else(|| {
+                self.books
+                    .with(|s| s.balance(&Account::player(player)))
+                    .ok()
+            });
+        let mut decisions = Vec::new();
+        if let (Some(r), Some(e)) = (round, engine_seat) {
+            if let Some(w) = &r.window {
+                for o in w.offers.iter().filter(|o| o.seat == e) {
+                    let answered = w.answers.contains_key(&(o.seat, o.at.spot, o.at.hand));
+                    decisions.push(json!({
+                        "spot": o.at.spot + 1,
+                        "hand": o.at.hand + 1,
+                        "offer": true,
+                        "answered": answered,
+                        "choices": if answered { Vec::new() } else { render::choices(&o.legal) },
+                    }));
+                }
+            } else {
+                let legal = r.live.engine.legal_actions();
+                if let Turn::Seat { seat, spot, hand } = legal.turn {
+                    if seat == e {
+                        decisions.push(json!({
+                            "spot": spot + 1,
+                            "hand": hand + 1,
+                            "offer": false,
+                            "choices": render::choices(&legal),
+                        }));
+                    }
+                }
+            }
+        }
+        let may_bet = round
+            .zip(engine_seat)
+            .is_some_and(|(r, e)| r.live.engine.phase() == Phase::Betting && !r.bet.contains(&e));
+        json!({
+            "player": player,
+            "seat": self.seat_of(player),
+            "balance": balance,
+            "may_bet": may_bet,
+            "decisions": decisions,
+        })
     }
 }
 
