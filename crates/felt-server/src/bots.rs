@@ -9,7 +9,7 @@
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
@@ -37,6 +37,8 @@ pub struct BotsConfig {
     pub prefix: String,
     /// Give up on a bot that sees no progress for this long.
     pub stall: Duration,
+    /// Keep every frame each bot receives (for tests that read them).
+    pub keep_frames: bool,
 }
 
 /// The report (`--json` prints it as one object).
@@ -64,6 +66,9 @@ pub struct Report {
     pub error_messages: Vec<String>,
     /// The first refusals, as received (at most 10).
     pub refusal_examples: Vec<String>,
+    /// Every frame each bot received, by bot, when `keep_frames` (not in `--json`).
+    #[serde(skip)]
+    pub frames: BTreeMap<String, Vec<Value>>,
 }
 
 /// Latency percentiles (ms).
@@ -88,6 +93,7 @@ struct Tally {
     codes: HashMap<String, u64>,
     messages: Vec<String>,
     examples: Vec<String>,
+    frames: BTreeMap<String, Vec<Value>>,
 }
 
 type Shared = Arc<Mutex<Tally>>;
@@ -169,7 +175,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    let g = tally.lock().await;
+    let mut g = tally.lock().await;
     let mut lat = g.latencies.clone();
     lat.sort_by(|a, b| a.total_cmp(b));
     let q = |p: f64| -> f64 {
@@ -199,6 +205,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         refusal_codes: g.codes.clone(),
         error_messages: g.messages.iter().take(20).cloned().collect(),
         refusal_examples: g.examples.clone(),
+        frames: std::mem::take(&mut g.frames),
     })
 }
 
@@ -371,6 +378,13 @@ impl Bot {
             let Ok(v) = serde_json::from_str::<Value>(&text) else {
                 return Err(format!("the server sent no JSON: {text}"));
             };
+            if self.cfg.keep_frames {
+                let mut g = self.tally.lock().await;
+                g.frames
+                    .entry(self.name.clone())
+                    .or_default()
+                    .push(v.clone());
+            }
             if let Some(seq) = v["seq"].as_u64() {
                 if v["type"] != "welcome" {
                     mem.last_seq = Some(seq);

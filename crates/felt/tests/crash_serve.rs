@@ -179,6 +179,7 @@ fn start_bots(
         rounds: 4,
         prefix: format!("crash{batch}"),
         stall: Duration::from_secs(90),
+        keep_frames: false,
     };
     rt.spawn(bots::run(cfg))
 }
