@@ -39,6 +39,8 @@ pub struct BotsConfig {
     pub stall: Duration,
     /// Keep every frame each bot receives (for tests that read them).
     pub keep_frames: bool,
+    /// A pause before each bet and decision, as a person takes (zero: none).
+    pub think: Duration,
 }
 
 /// The report (`--json` prints it as one object).
@@ -566,6 +568,9 @@ impl Bot {
         S: futures_util::Sink<Message> + Unpin,
         S::Error: std::fmt::Display,
     {
+        if !self.cfg.think.is_zero() {
+            tokio::time::sleep(self.cfg.think).await;
+        }
         tx.send(Message::text(m.to_string()))
             .await
             .map_err(|e| e.to_string())?;

@@ -51,6 +51,7 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         prefix: "bot".to_string(),
         stall: Duration::from_secs(60),
         keep_frames: true,
+        think: Duration::ZERO,
     };
     let report = bots::run(cfg).await.unwrap();
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);

@@ -180,6 +180,7 @@ fn start_bots(
         prefix: format!("crash{batch}"),
         stall: Duration::from_secs(90),
         keep_frames: false,
+        think: Duration::ZERO,
     };
     rt.spawn(bots::run(cfg))
 }

@@ -25,6 +25,10 @@ pub struct Args {
     /// A bot that sees no progress for this many seconds is counted as an error.
     #[arg(long, default_value_t = 120)]
     pub stall_secs: u64,
+    /// A pause before each bet and decision, in milliseconds (as a person takes;
+    /// the latency measured starts when the action is sent).
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
     /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms.
     #[arg(long)]
     pub json: bool,
@@ -50,6 +54,7 @@ pub fn run(a: &Args) -> Result<()> {
         prefix: a.prefix.clone(),
         stall: Duration::from_secs(a.stall_secs),
         keep_frames: false,
+        think: Duration::from_millis(a.think_ms),
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
