@@ -28,7 +28,8 @@ export async function player(browser, name, viewport = { width: 1280, height: 80
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  // A 401 is the log-in page's question "is there a session?", not an error.
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 401')) errors.push(m.text()); });
   const frames = [];
   page.on('websocket', (ws) => {
     ws.on('framereceived', (f) => {
@@ -95,10 +96,16 @@ export async function decide(page, decision) {
   await page.click(sel);
 }
 
-/** Waits for the round's results (my settlement lines and totals). */
+/** Waits for the round's end; returns what the page shows of it, read at once. */
 export async function settled(page) {
-  await page.waitForSelector('#totals');
-  return page.$$eval('.settlement.mine', (els) => els.map((e) => ({ ...e.dataset, text: e.textContent })));
+  await page.waitForSelector('#results[data-done="true"] #totals');
+  return page.evaluate(() => ({
+    rows: [...document.querySelectorAll('.settlement.mine')].map((e) => ({ ...e.dataset, text: e.textContent })),
+    round: Number(document.getElementById('results').dataset.round),
+    won: document.querySelector('#totals .won').dataset.value,
+    lost: document.querySelector('#totals .lost').dataset.value,
+    balance: document.getElementById('balance').dataset.value,
+  }));
 }
 
 /** The player's recall (the books, through GET /api/history). */

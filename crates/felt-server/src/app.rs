@@ -175,7 +175,10 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/rounds/{id}", get(operator_round))
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/ws", get(ws))
-        .route("/api/test/tables/{name}/shoe", post(crate::test_shoes::stack))
+        .route(
+            "/api/test/tables/{name}/shoe",
+            post(crate::test_shoes::stack),
+        )
         .merge(crate::web::routes())
         .with_state(state)
 }

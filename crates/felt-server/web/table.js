@@ -250,7 +250,8 @@ export class Table {
       this.sent = null;
       this.pending = {};
     }
-    if (!v.you?.decisions?.length) this.acted.clear();
+    // Each view is the server's word on what is asked now.
+    this.acted.clear();
     this.order = this.dealOrder(v.events || []);
     this.drawMeters(v.meters || []);
     this.drawTimer(v.timer);
@@ -474,7 +475,7 @@ export class Table {
         h('button', {
           type: 'button',
           class: `circle ${wager === 'main' ? 'main' : 'side'} bet${cents ? ' has' : ''}`,
-          dataset: { key: `bet-${spot}-${wager}`, spot, wager, amount: plain(cents) },
+          dataset: { key: `bet-${spot}-${wager}`, spot, wager, amount: plain(cents), min: this.limitOf(wager)?.min ?? '' },
           'aria-label': `Spot ${spot}, ${name}: ${fmt(cents)}. Add a ${fmt(this.chip ?? 0)} chip`,
           onclick: () => this.addChip(spot, wager),
         },
@@ -633,7 +634,7 @@ export class Table {
           });
           buttons.push(h('span', { class: 'less-box' }, input,
             h('button', {
-              type: 'button', class: 'btn', dataset: { key: `act-less-${d.spot}-${d.hand}-${c.decision}`, decision: `${c.decision}-less` },
+              type: 'button', class: 'btn decision', dataset: { key: `act-less-${d.spot}-${d.hand}-${c.decision}`, decision: `${c.decision}-less` },
               onclick: () => {
                 const cents = toCents(input.value);
                 if (cents === null) { notice('Write an amount such as 5.00', 'error'); return; }
@@ -676,6 +677,8 @@ export class Table {
       : null;
     fill(this.results, items.length ? h('ul', { class: 'settlements', id: 'settlements' }, items) : h('p', { class: 'muted' }, 'No results yet this round.'), totals);
     const done = !v.in_play || v.round?.phase === 'done';
+    this.results.dataset.round = v.round_id ?? '';
+    this.results.dataset.done = String(Boolean(done && v.round));
     const key = `${v.round_id}`;
     if (done && mine.length && !this.announced.has(key)) {
       this.announced.add(key);
