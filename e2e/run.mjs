@@ -177,7 +177,7 @@ test('Lucky 7: three suited sevens', async (b) => {
   const l7 = rows.find((r) => r.wager === 'lucky-7');
   assert(l7 && cents(l7.net) >= 100 * 100, `three suited sevens pay big: ${JSON.stringify(l7)}`);
   const text = await p.page.textContent('.settlement.mine[data-wager="lucky-7"]');
-  assert(/seven/i.test(text), `the line names the hand: ${text}`);
+  assert(text.includes('first three cards 7s of one suit, 500 to 1: +500.00'), `the line names the hand and its pay: ${text}`);
   await p.context.close();
 });
 
@@ -197,7 +197,12 @@ test('Blazing 7s: the jackpot, shown at once, and the meter reset', async (b) =>
   const lobby = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'b7-jackpot').meters[0]);
   eq(meter, lobby.reset, 'the meter shows its reset value');
   eq(shown.replace(/,/g, ''), lobby.reset, 'the reset is shown at once');
-  assert(game.events.some((e) => e.event === 'meter' || JSON.stringify(e).includes('reset')), 'the books reset the meter');
+  // The books: the award took the meter, which was reset to the value the page shows.
+  const award = game.events.find((e) => e.event === 'meter' && e.why === 'award');
+  const reset = game.events.find((e) => e.event === 'meter' && e.why === 'reset');
+  assert(award && reset, `the books award and reset the meter: ${JSON.stringify(game.events.filter((e) => e.event === 'meter'))}`);
+  eq(jackpot.net, plain(cents(award.change.before) - cents(award.change.after)), 'the jackpot is the award the books took from the meter');
+  eq(meter, reset.change.after, 'the page shows the meter the books reset');
   await p.context.close();
 });
 
