@@ -31,17 +31,18 @@ export async function player(browser, name, viewport = { width: 1280, height: 80
   // A 401 is the log-in page's question "is there a session?", not an error.
   page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 401')) errors.push(m.text()); });
   const frames = [];
+  const sent = [];
+  const parse = (f) => { try { return JSON.parse(f.payload); } catch (e) { return { unparsed: String(f.payload) }; } };
   page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => {
-      try { frames.push(JSON.parse(f.payload)); } catch (e) { frames.push({ unparsed: String(f.payload) }); }
-    });
+    ws.on('framereceived', (f) => frames.push(parse(f)));
+    ws.on('framesent', (f) => sent.push(parse(f)));
   });
   await page.goto(URL + '/');
   await page.fill('#name', name);
   await page.fill('#password', `${name}-secret`);
   await page.click('#register');
   await page.waitForSelector('#tables article');
-  return { context, page, name, errors, frames };
+  return { context, page, name, errors, frames, sent };
 }
 
 /** Opens a table from the lobby and sits. */

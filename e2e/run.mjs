@@ -352,6 +352,24 @@ test('a round with the keyboard alone', async (b) => {
   await p.page.keyboard.press('b');
   await p.page.waitForSelector('.decision[data-decision="stand"]');
   await p.page.keyboard.press('s');
+  const { rows } = await checkAgainstBooks(p);
+  // The result is said to a screen reader.
+  const live = await p.page.textContent('#live');
+  assert(live.includes(rows[0].text.split(':')[0]) && /Round won/.test(live), `the live region: ${live}`);
+  assert(/Your spot 1: ten of clubs, nine of hearts, total 19/.test(live), `cards announced: ${live}`);
+  // The next round: R puts the last bets back on the circles, and nothing is bet
+  // until the player places them.
+  await p.page.waitForSelector('#rebet:not([disabled])');
+  await stack('keys', 'Tc 7d 9h 8s Ts');
+  const sentBefore = p.sent.filter((m) => m.type === 'bet').length;
+  await p.page.keyboard.press('r');
+  const again = await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount');
+  eq(again, amount, 'Rebet places the last main bet');
+  eq(p.sent.filter((m) => m.type === 'bet').length, sentBefore, 'no bet is sent without the player');
+  await p.page.keyboard.press('b');
+  await p.page.waitForSelector('.decision[data-decision="stand"]');
+  eq(p.sent.filter((m) => m.type === 'bet').length, sentBefore + 1, 'B sends the bet');
+  await p.page.keyboard.press('s');
   await checkAgainstBooks(p);
   await p.context.close();
 });
