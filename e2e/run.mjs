@@ -243,6 +243,8 @@ test('two players: each sees the other\'s cards; no frame holds the hole card be
     eq(back, 'face-down card', 'the hole card is drawn face down');
   }
   await Promise.all([standAll(a.page), standAll(c.page)]);
+  await dealt(a.page);
+  await a.page.screenshot({ path: path.join(OUT, 'two-players-desktop.png') });
   await checkAgainstBooks(a);
   await checkAgainstBooks(c);
   const round = Number(await a.page.getAttribute('#results', 'data-round'));
@@ -374,6 +376,17 @@ test('a round with the keyboard alone', async (b) => {
   await p.context.close();
 });
 
+/** Waits until the cards' deal animations have ended (for a picture). */
+async function dealt(page) {
+  // (Not waitForFunction: the page's policy forbids the eval it polls with.)
+  for (let i = 0; i < 100; i += 1) {
+    const still = await page.evaluate(() => document.getAnimations()
+      .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity));
+    if (!still) return;
+    await page.waitForTimeout(50);
+  }
+}
+
 async function axe(page, what) {
   await page.evaluate(AXE);
   const r = await page.evaluate(async () => {
@@ -396,7 +409,7 @@ test('axe-core finds no serious or critical violation; screenshots at desktop an
     await axe(p.page, `the ${label} table, betting`);
     await bet(p.page, { 1: { main: '10.00', side: { 'lucky-ladies': '5.00' } } });
     await p.page.waitForSelector('.decision[data-decision="split"]');
-    await p.page.waitForTimeout(600); // the deal's animation ends before the picture
+    await dealt(p.page);
     await axe(p.page, `the ${label} table, deciding`);
     await p.page.screenshot({ path: path.join(OUT, `table-${label}.png`), fullPage: label === 'phone' });
     await p.page.click('#open-rules');

@@ -668,7 +668,7 @@ export class Table {
       return h('li', {
         class: `settlement ${net > 0 ? 'won' : net < 0 ? 'lost' : 'push'}${s.seat === me ? ' mine' : ''}`,
         dataset: { seat: s.seat, spot: s.spot, hand: s.hand, wager: s.wager, net: s.net, stake: s.stake, returned: s.returned },
-      }, s.seat === me ? '' : `Seat ${s.seat}: `, String(s.text).replace(/([+-]?)(\d+\.\d\d)$/, (m, sign, a) => `${sign}${show(a)}`));
+      }, s.seat === me ? '' : `${(v.seats || []).find((x) => x.seat === s.seat)?.player || `Seat ${s.seat}`}: `, String(s.text).replace(/([+-]?)(\d+\.\d\d)$/, (m, sign, a) => `${sign}${show(a)}`));
     });
     const totals = mine.length
       ? h('p', { class: 'totals', id: 'totals' },
