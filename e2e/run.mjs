@@ -77,11 +77,16 @@ for (const game of GAMES) {
     // Player 10 9 (19) against a dealer 8 with a 7 in the hole, who draws a ten.
     await stack(game, 'Tc 7d 9h 8s Ts');
     await sit(p, game);
+    await p.page.waitForSelector('.circle.bet');
+    const betting = await p.page.textContent('#countdown');
+    assert(/^Bets close in \d+ s$/.test(betting), `the betting countdown: ${betting}`);
     const limits = await p.page.$$eval('.circle.bet[data-spot="1"]', (els) => els.map((e) => e.dataset.wager));
     const side = {};
     for (const w of limits.filter((x) => x !== 'main')) side[w] = await minOf(p.page, w);
     await bet(p.page, { 1: { main: await minOf(p.page, 'main'), side } });
     await p.page.waitForSelector('.decision[data-decision="stand"]');
+    const countdown = await p.page.textContent('#countdown');
+    assert(/^Decide in \d+ s$/.test(countdown), `the decision countdown: ${countdown}`);
     // Only the legal decisions are offered, each with its key.
     const words = await p.page.$$eval('.decision', (els) => els.map((e) => e.dataset.decision));
     assert(words.includes('hit') && words.includes('double') && !words.includes('split'), `decisions ${words}`);
@@ -324,6 +329,36 @@ test('a dropped socket shows the banner, reconnects with last_seq and resumes th
   await p.context.close();
 });
 
+test('two spots, each with its own bet and hand', async (b) => {
+  const p = await player(b, uniqueName('spots'));
+  // Spot 1: 10 9, spot 2: 9 10; the dealer 8 with a 7 in the hole draws a ten.
+  await stack('spots', 'Tc 9c 7d 9h Tc 8s Ts');
+  await sit(p, 'spots');
+  await bet(p.page, { 1: { main: '10.00' }, 2: { main: '25.00' } });
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => `${r.spot} ${r.stake} ${r.net}`).sort(), ['1 10.00 10.00', '2 25.00 25.00'], 'each spot settled on its own');
+  await p.context.close();
+});
+
+test('log out, log in: the lobby shows the previous login', async (b) => {
+  const p = await player(b, uniqueName('back'));
+  await p.page.click('text=Log out');
+  await p.page.waitForSelector('#login');
+  await p.page.fill('#name', p.name);
+  await p.page.fill('#password', 'not the password');
+  await p.page.click('#login');
+  await p.page.waitForSelector('#login-error:not(:empty)');
+  const err = await p.page.textContent('#login-error');
+  assert(/wrong/.test(err), `a wrong password is said: ${err}`);
+  await p.page.fill('#password', `${p.name}-secret`);
+  await p.page.click('#login');
+  await p.page.waitForSelector('#tables article');
+  const prev = await p.page.textContent('#previous-login');
+  assert(/^Your previous login: .*\d/.test(prev), `the previous login: ${prev}`);
+  await p.context.close();
+});
+
 // ---- keyboard and accessibility -----------------------------------------------
 
 async function tabTo(page, selector, max = 80) {
@@ -412,8 +447,14 @@ test('axe-core finds no serious or critical violation; screenshots at desktop an
     await dealt(p.page);
     await axe(p.page, `the ${label} table, deciding`);
     await p.page.screenshot({ path: path.join(OUT, `table-${label}.png`), fullPage: label === 'phone' });
+    const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    assert(wide <= viewport.width, `no sideways scrolling at ${viewport.width} px: ${wide}`);
     await p.page.click('#open-rules');
     await p.page.waitForSelector('.rules-card');
+    const rtp = await p.page.$$eval('table.rtp tr', (rs) => rs.map((r) => r.textContent));
+    assert(rtp.length === 2 && rtp.every((r) => /\d+\.\d\d%$/.test(r)) && /Lucky Ladies/.test(rtp[1]), `each wager's return to player: ${rtp}`);
+    const pays = await p.page.textContent('.paytable');
+    assert(pays.includes('queen of hearts pair with dealer blackjack') && pays.includes('1000 to 1'), `the pay table: ${pays}`);
     await axe(p.page, `the ${label} rules panel`);
     await p.page.screenshot({ path: path.join(OUT, `rules-${label}.png`) });
     await p.page.keyboard.press('Escape');

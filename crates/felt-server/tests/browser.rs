@@ -44,6 +44,7 @@ fn tables() -> String {
         ("reload", "classic"),
         ("drop", "classic"),
         ("keys", "classic"),
+        ("spots", "classic"),
         ("axe-desktop", "lucky-ladies"),
         ("axe-phone", "lucky-ladies"),
     ] {
