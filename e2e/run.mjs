@@ -93,6 +93,16 @@ for (const game of GAMES) {
     await decide(p.page, 'stand');
     const { rows } = await checkAgainstBooks(p);
     assert(rows.some((r) => r.wager === 'main' && cents(r.net) > 0), 'the main bet won (the dealer busts)');
+    eq(await p.page.getAttribute('.seat.mine .card[data-card="Tc"]', 'aria-label'), 'ten of clubs', 'a card is labelled');
+    eq(await p.page.getAttribute('#dealer-cards .card[data-card="7d"]', 'aria-label'), 'seven of diamonds', 'the turned hole card');
+    // A progressive's meter counts up to the value the books committed.
+    for (const m of await p.page.$$('[data-meter]')) {
+      const committed = await m.getAttribute('data-value');
+      for (let i = 0; i < 100 && (await m.$eval('strong', (e) => e.textContent)).replace(/,/g, '') !== committed; i += 1) {
+        await p.page.waitForTimeout(50);
+      }
+      eq((await m.$eval('strong', (e) => e.textContent)).replace(/,/g, ''), committed, 'the meter reaches its committed value');
+    }
     assert(rows.length === 1 + Object.keys(side).length, `a line per wager: ${JSON.stringify(rows)}`);
     eq(p.errors, [], 'no script error');
     await p.context.close();
@@ -112,6 +122,8 @@ test('split, resplit and a double for less (Lucky Ladies): each wager on the pag
   await sit(p, 'll-split');
   await bet(p.page, { 1: { main: '10.00' } });
   await decide(p.page, 'split');
+  // The pointer is under the hand in play: the first of the split.
+  eq(await p.page.getAttribute('.seat.mine .hand.in-play[aria-current="true"]:has(.pointer)', 'data-hand'), '1', 'the hand in play');
   await decide(p.page, 'split'); // the second 8: resplit
   // 8 3 = 11: double for less, 5.00 of the 10.00 bet.
   await p.page.waitForSelector('.decision[data-decision="double-less"]');
@@ -436,6 +448,10 @@ test('axe-core finds no serious or critical violation; screenshots at desktop an
   for (const [label, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
     const p = await player(b, uniqueName(`ax${label[0]}`), viewport);
     await axe(p.page, `the ${label} lobby`);
+    const meter = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'blazing-7s').meters[0].amount);
+    await p.page.waitForSelector('[data-table="blazing-7s"] .meter-amount');
+    const lobbyMeter = await p.page.textContent('[data-table="blazing-7s"] .meter-amount');
+    eq(lobbyMeter.replace(/,/g, ''), meter, 'the lobby shows the live meter');
     await p.page.screenshot({ path: path.join(OUT, `lobby-${label}.png`) });
     const table = `axe-${label}`;
     await stack(table, '8c Tc 8d 6s');

@@ -66,6 +66,7 @@ export class Table {
   destroy() {
     this.gone = true;
     clearInterval(this.tick);
+    clearInterval(this.ping);
     clearTimeout(this.retryTimer);
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) this.ws.close();
@@ -150,6 +151,11 @@ export class Table {
       // A reconnection asks for what it missed; a fresh page for a fresh view.
       if (this.view && this.seq !== null) hello.last_seq = this.seq;
       ws.send(JSON.stringify(hello));
+      // Keeps the connection alive through idle proxies.
+      clearInterval(this.ping);
+      this.ping = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
+      }, 25000);
     };
     ws.onmessage = (m) => {
       let msg;
@@ -161,6 +167,7 @@ export class Table {
       this.frame(msg);
     };
     ws.onclose = () => {
+      if (this.ws === ws) clearInterval(this.ping);
       if (this.gone || this.ws !== ws) return;
       const b = document.getElementById('banner');
       b.textContent = 'Connection lost: reconnecting...';
