@@ -76,6 +76,17 @@ pub async fn stack(
             )
         }
     };
+    let holds = usize::from(cfg.rules.shoe().decks) * 52;
+    if body.cards.len() > holds {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "bad-shoe",
+            format!(
+                "{} cards: this table's shoe holds {holds}",
+                body.cards.len()
+            ),
+        );
+    }
     let mut cards = Vec::with_capacity(body.cards.len());
     for c in &body.cards {
         match c.parse::<Card>() {

@@ -136,6 +136,12 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
         .unwrap();
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad-shoe");
+    let r = post("classic", json!({"cards": vec!["2c"; 100_000]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let e = r.json::<Value>().await.unwrap();
+    assert!(e["message"].as_str().unwrap().contains("holds 312"), "{e}");
     let r = post("nope", json!({"cards": ["Ah"]})).await.unwrap();
     assert_eq!(r.status(), 404);
     let r = post("classic", json!({"shoe": "Ah"})).await.unwrap();

@@ -65,7 +65,10 @@ function loginPage(main) {
     sessionStorage.setItem('felt.previous', r.data.previous_login || '');
     sessionStorage.setItem('felt.welcomed', kind);
     await loadMe();
-    location.hash = '#/lobby';
+    // Back to the page asked for before logging in (a table's link), else the lobby.
+    const after = sessionStorage.getItem('felt.after');
+    sessionStorage.removeItem('felt.after');
+    location.hash = after && after.startsWith('#/table/') ? after : '#/lobby';
   };
   const form = h(
     'form',
@@ -92,7 +95,10 @@ async function route() {
   const hash = location.hash || '#/';
   if (!app.me) await loadMe();
   if (!app.me) {
-    if (hash !== '#/') history.replaceState(null, '', '#/');
+    if (hash !== '#/') {
+      sessionStorage.setItem('felt.after', hash);
+      history.replaceState(null, '', '#/');
+    }
     app.page = loginPage(main);
     return;
   }
