@@ -272,10 +272,11 @@ test('two players: each sees the other\'s cards; no frame holds the hole card be
   for (const p of [a, c]) {
     let before = 0;
     let turned = false;
-    for (const f of p.frames.filter((x) => x.type === 'view' && x.round_id === round)) {
+    // Every frame the page received, of any type, up to the one that turns the card.
+    for (const f of p.frames) {
       const s = JSON.stringify(f);
-      if (f.events?.some((e) => e.event === 'hole-card-turned')) turned = true;
-      if (turned) continue;
+      if (f.type === 'view' && f.round_id === round && f.events?.some((e) => e.event === 'hole-card-turned')) turned = true;
+      if (turned) break;
       before += 1;
       assert(!s.includes('"Qd"'), `a frame before the turn holds the hole card: ${s.slice(0, 400)}`);
       for (const e of f.events || []) if (e.face_up === false) assert(!('card' in e), 'a face-down card has no card');
