@@ -54,6 +54,9 @@ async function checkAgainstBooks(p) {
   const net = rows.reduce((a, r) => a + cents(r.net), 0);
   eq(cents(shown.won) - cents(shown.lost), net, 'won minus lost is the round net');
   eq(cents(game.balance_after) - cents(game.balance_before), net, 'the round net moved the balance');
+  // No script error and no refused message (a policy violation is a console error).
+  eq(p.errors, [], 'no script error on the page');
+  eq(p.frames.filter((f) => f.type === 'error'), [], 'the server refused nothing the page sent');
   return { rows, round, game };
 }
 
