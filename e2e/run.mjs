@@ -71,6 +71,32 @@ async function standAll(page) {
   }
 }
 
+// ---- the page's arithmetic ----------------------------------------------------
+
+test('amounts are integer cents: parsing, formatting and chip values', async (b) => {
+  const context = await b.newContext();
+  const page = await context.newPage();
+  await page.goto(URL + '/');
+  const r = await page.evaluate(async () => {
+    const m = await import('/assets/money.js');
+    return {
+      cents: ['10.00', '10', '12.5', '0.07', '-3.25', '1.234', 'x', '', '1e3'].map(m.toCents),
+      plain: [1250, 5, -325, 0].map(m.plain),
+      fmt: [500000, 123456789, -1000].map(m.fmt),
+      chips: m.chipValues({ main: { min: '5.00', max: '500.00', increment: '1.00' }, side_bets: [{ min: '1.00' }] }),
+      small: m.chipValues({ main: { min: '2.00', max: '10.00', increment: '1.00' }, side_bets: [] }),
+      sum: m.plain(['0.10', '0.20'].map(m.toCents).reduce((a, c) => a + c, 0)),
+    };
+  });
+  eq(r.cents, [1000, 1000, 1250, 7, -325, null, null, null, null], 'toCents');
+  eq(r.plain, ['12.50', '0.05', '-3.25', '0.00'], 'plain');
+  eq(r.fmt, ['5,000.00', '1,234,567.89', '-10.00'], 'fmt');
+  eq(r.chips, [100, 200, 500, 1000, 2500, 5000], 'the chips of a 5 to 500 table with a 1.00 side bet');
+  eq(r.small, [200, 500, 1000], 'the chips of a 2 to 10 table');
+  eq(r.sum, '0.30', 'no floating point');
+  await context.close();
+});
+
 // ---- a full round of each game ------------------------------------------------
 
 const GAMES = ['classic', 'lucky-7', 'lucky-lucky', 'blazing-7s', 'blackjack-bonus', 'lucky-ladies'];

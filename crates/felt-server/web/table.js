@@ -110,6 +110,7 @@ export class Table {
     this.title = h('h1', { id: 'table-title' }, this.name);
     this.meterBox = h('div', { class: 'meters', id: 'meters' });
     this.status = h('p', { class: 'phase', id: 'phase' });
+    this.shoeText = h('span', { id: 'shoe', class: 'shoe muted' });
     this.timerText = h('span', { id: 'countdown', class: 'countdown' });
     this.timerBar = h('progress', { id: 'countdown-bar', max: 100, value: 0, 'aria-hidden': 'true' });
     this.dealer = h('div', { class: 'dealer', id: 'dealer', role: 'group', 'aria-label': 'Dealer' });
@@ -127,7 +128,7 @@ export class Table {
       h('section', { class: 'table-page', 'aria-labelledby': 'table-title' },
         head,
         h('div', { class: 'felt' },
-          h('div', { class: 'status-line' }, this.status, h('span', { class: 'timer' }, this.timerText, this.timerBar)),
+          h('div', { class: 'status-line' }, this.status, this.shoeText, h('span', { class: 'timer' }, this.timerText, this.timerBar)),
           this.dealer,
           this.seats),
         h('p', { class: 'balance-line' }, 'Balance ', this.balance),
@@ -386,6 +387,10 @@ export class Table {
     else if (r?.phase === 'dealer') text = "Dealer's turn.";
     else text = r?.phase ? `${r.phase.replace(/-/g, ' ')}.` : '';
     this.status.textContent = text;
+    const shoe = r?.shoe;
+    this.shoeText.textContent = shoe
+      ? `Shoe: ${shoe.remaining} cards${shoe.cut_card_out ? ', cut card out: a new shoe next round' : ''}`
+      : '';
   }
 
   drawDealer(round) {
