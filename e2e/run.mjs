@@ -38,6 +38,14 @@ async function booksLines(page, round) {
   return { lines: lines.sort(), game: g };
 }
 
+const RANKS = { Ace: 'A', Ten: 'T', Jack: 'J', Queen: 'Q', King: 'K', Two: '2', Three: '3', Four: '4', Five: '5', Six: '6', Seven: '7', Eight: '8', Nine: '9' };
+
+/** A card as the books write it ({"rank": "Queen", "suit": "Diamonds"}) as "Qd". */
+function bookCard(c) {
+  if (typeof c === 'string') return c;
+  return `${RANKS[c.rank] ?? c.rank}${String(c.suit)[0].toLowerCase()}`;
+}
+
 /** The page's settlement lines of the player: "wager stake net". */
 function pageLines(rows) {
   return rows.map((r) => `${r.wager} ${r.stake} ${r.net}`).sort();
@@ -270,13 +278,17 @@ test('Lucky Ladies: queen of hearts pair with a dealer blackjack', async (b) => 
 
 // ---- two players, hidden information ------------------------------------------
 
-test('two players: each sees the other\'s cards; no frame holds the hole card before it is turned', async (b) => {
+test('two players and a watcher: each sees the others\' cards; no frame holds the hole card before it is turned', async (b) => {
   const a = await player(b, uniqueName('ann'));
   const c = await player(b, uniqueName('bob'));
   // Ann 9 8, Bob 10 7; the dealer's hole card is the only queen of diamonds dealt.
   await stack('two', '9c Tc Qd 8c 7d 5s 9h');
   await sit(a, 'two');
   await sit(c, 'two');
+  // A third player watches without a seat.
+  const w = await player(b, uniqueName('eve'));
+  await w.page.click('[data-table="two"] a.btn');
+  await w.page.waitForSelector('#sit');
   const seatA = Number(await a.page.getAttribute('.seat.mine', 'data-seat'));
   const seatC = Number(await c.page.getAttribute('.seat.mine', 'data-seat'));
   await bet(a.page, { 1: { main: '10.00' } });
@@ -297,8 +309,11 @@ test('two players: each sees the other\'s cards; no frame holds the hole card be
   const { game } = await booksLines(a.page, round);
   const hole = game.events.find((e) => e.event === 'dealt' && e.face_up === false);
   assert(hole, 'the books hold the hole card');
-  const holeText = typeof hole.card === 'string' ? hole.card : null;
-  for (const p of [a, c]) {
+  // The stacked shoe made it the only queen of diamonds dealt: any "Qd" is the hole card.
+  const code = bookCard(hole.card);
+  eq(code, 'Qd', "the books' hole card");
+  const needle = `"${code}"`;
+  for (const p of [a, c, w]) {
     let before = 0;
     let turned = false;
     // Every frame the page received, of any type, up to the one that turns the card.
@@ -307,19 +322,23 @@ test('two players: each sees the other\'s cards; no frame holds the hole card be
       if (f.type === 'view' && f.round_id === round && f.events?.some((e) => e.event === 'hole-card-turned')) turned = true;
       if (turned) break;
       before += 1;
-      assert(!s.includes('"Qd"'), `a frame before the turn holds the hole card: ${s.slice(0, 400)}`);
+      assert(!s.includes(needle), `a frame before the turn holds the hole card: ${s.slice(0, 400)}`);
       for (const e of f.events || []) if (e.face_up === false) assert(!('card' in e), 'a face-down card has no card');
     }
     assert(before >= 3, `frames before the turn were read (${before})`);
     assert(turned, 'the turn was seen');
-    // The other player's seat shows their cards on this page.
-    const other = p === a ? seatC : seatA;
-    const shown = await p.page.$$eval(`.seat[data-seat="${other}"] .card`, (els) => els.map((e) => e.dataset.card));
-    assert(shown.length >= 2, `the other's cards are shown: ${shown}`);
+    // The other player's seat (each seat, for the watcher) shows their cards.
+    for (const other of p === a ? [seatC] : p === c ? [seatA] : [seatA, seatC]) {
+      const shown = await p.page.$$eval(`.seat[data-seat="${other}"] .card`, (els) => els.map((e) => e.dataset.card));
+      assert(shown.length >= 2, `seat ${other}'s cards are shown: ${shown}`);
+    }
   }
-  if (holeText) eq(holeText, 'Qd', 'the hole card');
+  // Bob leaves: Ann's page shows his seat free.
+  await c.page.click('#leave');
+  await a.page.waitForSelector(`.seat.free[data-seat="${seatC}"]`);
   await a.context.close();
   await c.context.close();
+  await w.context.close();
 });
 
 // ---- resuming ----------------------------------------------------------------
