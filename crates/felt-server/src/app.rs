@@ -2,7 +2,7 @@
 //! WebSocket each table's players connect through.
 
 use crate::auth;
-use crate::books::Books;
+use crate::books::{Books, OpenReader};
 use crate::config::TableConfig;
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
@@ -78,14 +78,20 @@ pub struct Server {
 pub type Shared = Arc<Server>;
 
 impl Server {
-    /// Starts every table (resuming the rounds the books hold unfinished).
+    /// Starts every table (resuming the rounds the books hold unfinished). `readers`
+    /// opens read-only connections to the same books, for the reads that need not
+    /// wait for the writer (see [`Books::read`]).
     pub fn start(
         store: Box<dyn Store + Send>,
+        readers: Option<OpenReader>,
         tables: Vec<TableConfig>,
         settings: Settings,
     ) -> Result<Shared, String> {
         let metrics = Arc::new(Metrics::new());
-        let books = Books::new(store, metrics.clone());
+        let mut books = Books::new(store, metrics.clone());
+        if let Some(open) = readers {
+            books = books.with_readers(open);
+        }
         let seating: Seating = Default::default();
         let mut running = BTreeMap::new();
         for cfg in tables {
@@ -399,7 +405,7 @@ async fn login(
     let n = name.clone();
     let login = s
         .books
-        .run(move |st| st.login(&n))
+        .read_async(move |st| st.login(&n))
         .await
         .map_err(store_error)?;
     let now = now_ms();
@@ -489,7 +495,7 @@ async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, Api
     let n = w.name.clone();
     let (balance, last) = s
         .books
-        .run(move |st| -> felt_store::Result<(Money, Option<i64>)> {
+        .read_async(move |st| -> felt_store::Result<(Money, Option<i64>)> {
             let b = st.balance(&Account::player(n.clone()))?;
             let l = st.login(&n)?.and_then(|l| l.last_login_ms);
             Ok((b, l))
@@ -503,7 +509,11 @@ async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, Api
 }
 
 async fn lobby(State(s): State<Shared>) -> Response {
-    let meters = s.books.run(|st| st.meters()).await.unwrap_or_default();
+    let meters = s
+        .books
+        .read_async(|st| st.meters())
+        .await
+        .unwrap_or_default();
     let tables: Vec<Value> = s
         .tables
         .values()
@@ -603,7 +613,7 @@ async fn history(
     let name = w.name.clone();
     let rounds = s
         .books
-        .run(move |st| st.player_rounds(&name, n, before))
+        .read_async(move |st| st.player_rounds(&name, n, before))
         .await
         .map_err(store_error)?;
     let games: Vec<Value> = rounds.iter().map(|r| recall(r, Some(&w.name))).collect();
@@ -688,7 +698,11 @@ async fn operator_tables(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     operator(&s, &headers).await?;
-    let meters = s.books.run(|st| st.meters()).await.map_err(store_error)?;
+    let meters = s
+        .books
+        .read_async(|st| st.meters())
+        .await
+        .map_err(store_error)?;
     let tables: Vec<Value> = s
         .tables
         .values()
@@ -712,7 +726,7 @@ async fn operator_round(
     operator(&s, &headers).await?;
     let r = s
         .books
-        .run(move |st| st.round(RoundId(id)))
+        .read_async(move |st| st.round(RoundId(id)))
         .await
         .map_err(store_error)?
         .ok_or_else(|| {

@@ -408,6 +408,17 @@ impl Bot {
     {
         let mut progress = false;
         let round = v["round_id"].as_i64();
+        let me = &v["you"]["seat"];
+        let has_bet = v["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|s| &s["seat"] == me && s["has_bet"] == true);
+        if has_bet && round.is_some() {
+            // The id the books gave the round (another table may have taken the one
+            // its betting window announced).
+            mem.bet_in = round;
+        }
         // A round the bot bet in that has ended: counted once.
         if let (Some(b), Some(r)) = (mem.bet_in, round) {
             if v["in_play"] != true && r == b && mem.counted != Some(b) {
@@ -420,12 +431,6 @@ impl Bot {
         if v["you"]["seat"].is_null() && v["closed"].is_null() && mem.rounds < self.cfg.rounds {
             mem.seated = false;
         }
-        let me = &v["you"]["seat"];
-        let has_bet = v["seats"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|s| &s["seat"] == me && s["has_bet"] == true);
         if has_bet || (v["in_play"] == true && v["round"]["phase"] != "betting") {
             // The bet is in (or betting is over): a new one may go in the next round.
             mem.bet_id = None;

@@ -1,5 +1,6 @@
 //! `GET /metrics`: Prometheus text. Connections, tables, rounds, actions, refusals,
-//! the action-to-view latency and the time a store call holds the books.
+//! the action-to-view latency, the time a message waits in its table's inbox, and the
+//! time a store call waits for and holds the books.
 
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
@@ -24,6 +25,16 @@ pub struct Metrics {
     pub action_seconds: Histogram,
     /// How long each store call held the books (seconds).
     pub store_seconds: Histogram,
+    /// How long each store call waited for the books (seconds).
+    pub store_wait_seconds: Histogram,
+    /// How long an action waited in its table's inbox before the table took it up.
+    pub inbox_seconds: Histogram,
+    /// Calls committed together by each group commit of the books.
+    pub group_calls: Histogram,
+    /// How long a call, its SQL done, waited for its group's commit.
+    pub commit_wait_seconds: Histogram,
+    /// How long a table took over one message (its steps, its views).
+    pub message_seconds: Histogram,
 }
 
 impl Default for Metrics {
@@ -43,6 +54,11 @@ impl Metrics {
         let refusals = Counter::default();
         let action_seconds = Histogram::new(exponential_buckets(0.000_25, 2.0, 16));
         let store_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let store_wait_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let inbox_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let group_calls = Histogram::new(exponential_buckets(1.0, 2.0, 8));
+        let commit_wait_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let message_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         registry.register(
             "connections",
             "Open WebSocket connections",
@@ -62,6 +78,31 @@ impl Metrics {
             "How long each store call (a commit, a read) held the books",
             store_seconds.clone(),
         );
+        registry.register(
+            "store_wait_seconds",
+            "How long each store call waited for the books (another table's call)",
+            store_wait_seconds.clone(),
+        );
+        registry.register(
+            "table_inbox_seconds",
+            "How long a client message waited in its table's inbox",
+            inbox_seconds.clone(),
+        );
+        registry.register(
+            "store_group_calls",
+            "Store calls committed together by one group commit (one disk sync)",
+            group_calls.clone(),
+        );
+        registry.register(
+            "store_commit_wait_seconds",
+            "How long a store call, its SQL done, waited for its group's commit",
+            commit_wait_seconds.clone(),
+        );
+        registry.register(
+            "table_message_seconds",
+            "How long a table took over one message (its steps and views)",
+            message_seconds.clone(),
+        );
         Metrics {
             registry,
             connections,
@@ -71,6 +112,11 @@ impl Metrics {
             refusals,
             action_seconds,
             store_seconds,
+            store_wait_seconds,
+            inbox_seconds,
+            group_calls,
+            commit_wait_seconds,
+            message_seconds,
         }
     }
 

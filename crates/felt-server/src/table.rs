@@ -308,7 +308,14 @@ impl Actor {
                 .map(|(t, _)| t.saturating_duration_since(Instant::now()))
                 .unwrap_or(Duration::from_secs(3600));
             let r = match rx.recv_timeout(wait) {
-                Ok(m) => self.handle(m),
+                Ok(m) => {
+                    let began = Instant::now();
+                    let r = self.handle(m);
+                    self.metrics
+                        .message_seconds
+                        .observe(began.elapsed().as_secs_f64());
+                    r
+                }
                 Err(RecvTimeoutError::Timeout) => self.on_timer(),
                 Err(RecvTimeoutError::Disconnected) => break,
             };
@@ -459,7 +466,7 @@ impl Actor {
                 if self.conns.remove(&conn).is_some() {
                     self.metrics.connections.dec();
                 }
-                Ok(())
+                self.deal_if_all_bet()
             }
             ToTable::Close { reason } => {
                 self.closed = Some(reason);
@@ -474,7 +481,12 @@ impl Actor {
                 self.broadcast(&[], None);
                 Ok(())
             }
-            ToTable::Msg { conn, msg, at } => self.on_message(conn, msg, at),
+            ToTable::Msg { conn, msg, at } => {
+                self.metrics
+                    .inbox_seconds
+                    .observe(at.elapsed().as_secs_f64());
+                self.on_message(conn, msg, at)
+            }
             ToTable::Stack { shoe } => {
                 self.stacked = Some(shoe);
                 // A window nobody has bet in is set up again from the stacked shoe.
@@ -609,7 +621,7 @@ impl Actor {
                 self.send_to_conn(conn, |_| text);
             }
             ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
-            ClientMsg::Leave => self.leave(conn, &player),
+            ClientMsg::Leave => self.leave(conn, &player)?,
             ClientMsg::Bet { round, id, spots } => {
                 self.bet(conn, &player, RoundId(round), &id, &spots, at)?
             }
@@ -697,7 +709,7 @@ impl Actor {
         Ok(())
     }
 
-    fn leave(&mut self, conn: u64, player: &str) {
+    fn leave(&mut self, conn: u64, player: &str) -> Result<(), Fatal> {
         let Some(seat) = self.seat_of(player) else {
             self.refuse(
                 conn,
@@ -705,7 +717,7 @@ impl Actor {
                 "you have no seat at this table",
                 None,
             );
-            return;
+            return Ok(());
         };
         let in_round = self.round.as_ref().is_some_and(|r| {
             !r.live.is_pending()
@@ -718,7 +730,7 @@ impl Actor {
                 s.leaving = true;
             }
             self.broadcast(&[], None);
-            return;
+            return Ok(());
         }
         self.unseat(player);
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
@@ -727,6 +739,8 @@ impl Actor {
         }
         self.publish_info();
         self.broadcast(&[], None);
+        // The window no longer waits for the leaver's bet.
+        self.deal_if_all_bet()
     }
 
     fn unseat(&mut self, player: &str) {
@@ -742,9 +756,47 @@ impl Actor {
     }
 
     /// The engine seat of `player` in the round in play.
+    /// The player's seat in the round, if the player plays it from the seat they had
+    /// when it was set up (a newcomer in a seat left during betting does not).
     fn engine_seat(&self, player: &str) -> Option<u8> {
         let seat = self.seat_of(player)?;
-        self.round.as_ref()?.seats.engine_seat(seat)
+        let r = self.round.as_ref()?;
+        let e = r.seats.engine_seat(seat)?;
+        (r.live.setup.players.get(usize::from(e))? == player).then_some(e)
+    }
+
+    /// The engine seats the betting window still waits for: the round's players
+    /// still in their seats and connected who have not bet (one who left, or whose
+    /// connection dropped, sits this round out unless they bet in time).
+    fn awaited_bets(&self) -> usize {
+        let Some(r) = self.round.as_ref() else {
+            return 0;
+        };
+        r.live
+            .setup
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(e, p)| {
+                let e = *e as u8;
+                !r.bet.contains(&e)
+                    && self.engine_seat(p) == Some(e)
+                    && self.conns.values().any(|c| &c.player == *p)
+            })
+            .count()
+    }
+
+    /// Deals the round in betting once someone has bet and no bet is awaited.
+    fn deal_if_all_bet(&mut self) -> Result<(), Fatal> {
+        let betting = self
+            .round
+            .as_ref()
+            .is_some_and(|r| !r.live.is_pending() && !r.bet.is_empty() && r.window.is_none())
+            && matches!(self.timer, Some((_, TimerKind::Betting)));
+        if betting && self.awaited_bets() == 0 {
+            self.deal()?;
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -843,14 +895,11 @@ impl Actor {
                 r.bet.insert(e);
                 // The round is in the books: a stacked shoe is dealt by it alone.
                 self.stacked = None;
-                // Betting closes by itself when every player of the round has bet.
-                let all = r.bet.len() == r.seats.0.len();
                 self.metrics.actions.inc();
                 self.publish_info();
                 self.broadcast(&events, Some(at));
-                if all {
-                    self.deal()?;
-                }
+                // Betting closes by itself when every player of the round has bet.
+                self.deal_if_all_bet()?;
             }
             other => self.refuse_stepped(conn, other, id),
         }
@@ -1101,17 +1150,23 @@ impl Actor {
             let legal = r.live.engine.legal_actions();
             match (r.live.engine.phase(), legal.turn) {
                 (_, Turn::Chance) => {
-                    let s = self
-                        .books
-                        .with(|s| r.live.step(s, &self.ctx, None))
-                        .map_err(|e| e.to_string())?;
-                    match s {
-                        Stepped::Done(ev) => {
-                            self.note(&ev);
-                            events.extend(ev);
+                    // Every chance step in a row (the deal, the dealer's draws) in one
+                    // call of the books: one group commit, not one per card.
+                    let ctx = &self.ctx;
+                    let ev = self.books.with(|s| -> Result<Vec<Event>, String> {
+                        let mut ev = Vec::new();
+                        while !r.live.is_done()
+                            && matches!(r.live.engine.legal_actions().turn, Turn::Chance)
+                        {
+                            match r.live.step(s, ctx, None).map_err(|e| e.to_string())? {
+                                Stepped::Done(more) => ev.extend(more),
+                                other => return Err(format!("a chance step was refused: {other}")),
+                            }
                         }
-                        other => return Err(format!("a chance step was refused: {other}")),
-                    }
+                        Ok(ev)
+                    })?;
+                    self.note(&ev);
+                    events.extend(ev);
                 }
                 (Phase::Insurance | Phase::EarlySurrender, Turn::Seat { .. }) => {
                     if r.window.is_none() {
@@ -1373,7 +1428,7 @@ impl Actor {
                 let Some(s) = s else {
                     return json!({"seat": n, "player": null});
                 };
-                let e = self.round.as_ref().and_then(|r| r.seats.engine_seat(n));
+                let e = self.engine_seat(&s.player);
                 let has_bet = self
                     .round
                     .as_ref()
@@ -1436,7 +1491,7 @@ impl Actor {
         if self.ctx.meters.is_empty() {
             return Vec::new();
         }
-        self.books.with(|s| {
+        self.books.read(|s| {
             self.ctx
                 .meters
                 .iter()
@@ -1456,7 +1511,7 @@ impl Actor {
             .and_then(|(r, e)| r.live.engine.balance(e))
             .or_else(|| {
                 self.books
-                    .with(|s| s.balance(&Account::player(player)))
+                    .read(|s| s.balance(&Account::player(player)))
                     .ok()
             });
         let mut decisions = Vec::new();

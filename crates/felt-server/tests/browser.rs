@@ -87,7 +87,8 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
         test_shoes: true,
         ..Settings::default()
     };
-    let state = Server::start(Box::new(store), cfg, settings).unwrap();
+    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
+    let state = Server::start(Box::new(store), readers, cfg, settings).unwrap();
     let listener = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();

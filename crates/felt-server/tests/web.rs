@@ -38,7 +38,14 @@ async fn start(
         test_shoes,
         ..Settings::default()
     };
-    let state = Server::start(Box::new(SqliteStore::open(&db).unwrap()), cfg, settings).unwrap();
+    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
+    let state = Server::start(
+        Box::new(SqliteStore::open(&db).unwrap()),
+        readers,
+        cfg,
+        settings,
+    )
+    .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -323,6 +323,16 @@ pub enum StoreError {
         /// What the database said.
         cause: Cause,
     },
+
+    /// A call succeeded inside a group commit (see `Store::begin_group`) whose commit
+    /// then failed: nothing of the group is in the books.
+    #[error(
+        "the books could not commit this step with the others written at the same moment          ({detail}): none of them is in the books"
+    )]
+    GroupFailed {
+        /// Why the group's commit failed.
+        detail: String,
+    },
 }
 
 /// Who holds a seat, as the error says it.

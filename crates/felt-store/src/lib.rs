@@ -259,6 +259,21 @@ pub trait Store {
     /// every meter equals seeds + contributions - awards, no round has anything written
     /// after it ended, every seed matches its hash.
     fn check_books(&self) -> Result<BooksReport>;
+
+    /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
+    /// or nothing as usual (a failed call leaves no trace), but become durable together
+    /// at `end_group`, with one sync of the disk for them all. Until then nothing of
+    /// the group may be shown to anyone. A store without groups makes each call durable
+    /// by itself (the default: both methods do nothing).
+    fn begin_group(&mut self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Commits the open group (see [`Store::begin_group`]). On an error nothing of the
+    /// group is in the books.
+    fn end_group(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 fn one_entry(ids: Vec<i64>) -> Result<i64> {

@@ -55,7 +55,13 @@ pub async fn start_on(dir: tempfile::TempDir, db: PathBuf, tables: &str) -> Runn
         burst: 60.0,
         ..Settings::default()
     };
-    let state = Server::start(Box::new(store), cfg, settings).unwrap();
+    let state = Server::start(
+        Box::new(store),
+        Some(felt_server::books::sqlite_readers(db.clone())),
+        cfg,
+        settings,
+    )
+    .unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

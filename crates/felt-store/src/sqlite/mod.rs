@@ -72,6 +72,9 @@ pub struct SqliteStore {
     conn: Connection,
     path: PathBuf,
     busy_ms: u64,
+    /// A group transaction is open ([`Store::begin_group`]): each write is a savepoint
+    /// inside it, and nothing is durable until [`Store::end_group`].
+    in_group: bool,
 }
 
 /// A failure inside a call, before the file's path is attached.
@@ -214,6 +217,7 @@ impl SqliteStore {
             conn,
             path,
             busy_ms,
+            in_group: false,
         };
         store.set_up(options).map_err(|e| store.fail(e))?;
         Ok(store)
@@ -382,8 +386,17 @@ impl SqliteStore {
     }
 
     /// Runs `f` in one write transaction (`BEGIN IMMEDIATE`); rolls back on any error.
-    fn write<T>(&mut self, f: impl FnOnce(&rusqlite::Transaction<'_>) -> R<T>) -> Result<T> {
+    /// Inside a group, `f` runs in a savepoint of the group's transaction instead: an
+    /// error rolls back `f`'s writes only.
+    fn write<T>(&mut self, f: impl FnOnce(&Connection) -> R<T>) -> Result<T> {
+        let in_group = self.in_group;
         let out = (|| {
+            if in_group {
+                let sp = self.conn.savepoint()?;
+                let out = f(&sp)?;
+                sp.commit()?;
+                return Ok(out);
+            }
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -394,8 +407,12 @@ impl SqliteStore {
         out.map_err(|e| self.fail(e))
     }
 
-    /// Runs `f` in one read transaction (a consistent snapshot).
+    /// Runs `f` in one read transaction (a consistent snapshot); inside a group, in the
+    /// group's transaction (which sees the group's writes).
     fn read<T>(&self, f: impl FnOnce(&Connection) -> R<T>) -> Result<T> {
+        if self.in_group {
+            return f(&self.conn).map_err(|e| self.fail(e));
+        }
         let out = (|| {
             let tx = self.conn.unchecked_transaction()?;
             let out = f(&tx)?;
@@ -793,6 +810,34 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
 }
 
 impl Store for SqliteStore {
+    fn begin_group(&mut self) -> Result<()> {
+        if self.in_group {
+            return Err(StoreError::InvalidInput(
+                "a group commit is already open".to_string(),
+            ));
+        }
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(|e| self.fail(Fail::Sql(e)))?;
+        self.in_group = true;
+        Ok(())
+    }
+
+    fn end_group(&mut self) -> Result<()> {
+        if !self.in_group {
+            return Ok(());
+        }
+        self.in_group = false;
+        if let Err(e) = self.conn.execute_batch("COMMIT") {
+            // A failed COMMIT may leave the transaction open: nothing of it stays.
+            if !self.conn.is_autocommit() {
+                let _ = self.conn.execute_batch("ROLLBACK");
+            }
+            return Err(self.fail(Fail::Sql(e)));
+        }
+        Ok(())
+    }
+
     fn post(&mut self, movements: &[Movement]) -> Result<Vec<i64>> {
         let movements = canonical_movements(movements)?;
         self.write(|tx| {

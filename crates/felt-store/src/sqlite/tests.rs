@@ -256,3 +256,68 @@ fn unreadable_rows_are_errors_not_panics() {
     let e = s.history(1).unwrap_err();
     assert!(matches!(e, StoreError::Damaged { .. }), "{e}");
 }
+
+#[test]
+fn a_group_commits_its_calls_together_and_a_failed_call_leaves_no_trace() {
+    let (d, mut s) = fresh();
+    let path = d.path().join("felt.db");
+    s.deposit("alice", Money::cents(10_00)).unwrap();
+    s.begin_group().unwrap();
+    assert!(s.begin_group().is_err(), "a group inside a group");
+    s.deposit("alice", Money::cents(5_00)).unwrap();
+    // A call that fails inside the group is undone alone.
+    let e = s.withdraw("alice", Money::cents(1_000_00)).unwrap_err();
+    assert!(matches!(e, StoreError::InsufficientFunds { .. }), "{e}");
+    s.deposit("bob", Money::cents(7_00)).unwrap();
+    // The writer sees the group; another connection sees nothing of it yet.
+    assert_eq!(
+        s.balance(&Account::player("alice")).unwrap(),
+        Money::cents(15_00)
+    );
+    let other = SqliteStore::open_read_only(&path).unwrap();
+    assert_eq!(
+        other.balance(&Account::player("alice")).unwrap(),
+        Money::cents(10_00)
+    );
+    assert_eq!(other.balance(&Account::player("bob")).unwrap(), Money::ZERO);
+    s.end_group().unwrap();
+    assert_eq!(
+        other.balance(&Account::player("alice")).unwrap(),
+        Money::cents(15_00)
+    );
+    assert_eq!(
+        other.balance(&Account::player("bob")).unwrap(),
+        Money::cents(7_00)
+    );
+    assert!(s.check_books().unwrap().is_sound());
+}
+
+#[test]
+fn a_group_whose_commit_fails_leaves_nothing_and_the_store_goes_on() {
+    let (_d, mut s) = fresh();
+    s.deposit("alice", Money::cents(10_00)).unwrap();
+    s.begin_group().unwrap();
+    s.deposit("alice", Money::cents(5_00)).unwrap();
+    // A foreign key checked at commit (deferred) is broken: COMMIT fails.
+    s.conn()
+        .execute_batch(
+            "PRAGMA defer_foreign_keys = ON;
+             INSERT INTO web_sessions (token_sha256, name, created_ms, last_seen_ms)
+             VALUES (printf('%064d', 1), 'nobody', 0, 0);",
+        )
+        .unwrap();
+    let e = s.end_group().unwrap_err();
+    assert!(!e.to_string().is_empty());
+    assert!(s.conn().is_autocommit(), "the failed group is rolled back");
+    assert_eq!(
+        s.balance(&Account::player("alice")).unwrap(),
+        Money::cents(10_00)
+    );
+    // The store takes calls again, each committed by itself.
+    s.deposit("alice", Money::cents(1_00)).unwrap();
+    assert_eq!(
+        s.balance(&Account::player("alice")).unwrap(),
+        Money::cents(11_00)
+    );
+    assert!(s.check_books().unwrap().is_sound());
+}

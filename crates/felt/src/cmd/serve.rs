@@ -65,9 +65,14 @@ pub fn run(a: &Args) -> Result<()> {
         ..Settings::default()
     };
     let n = tables.len();
-    let state = Server::start(Box::new(store), tables, settings)
-        .map_err(anyhow::Error::msg)
-        .context("starting the tables")?;
+    let state = Server::start(
+        Box::new(store),
+        Some(felt_server::books::sqlite_readers(path.clone())),
+        tables,
+        settings,
+    )
+    .map_err(anyhow::Error::msg)
+    .context("starting the tables")?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
