@@ -287,6 +287,9 @@ test('two players and a watcher: each sees the others\' cards; no frame holds th
   await sit(c, 'two');
   // A third player watches without a seat.
   const w = await player(b, uniqueName('eve'));
+  await w.page.waitForSelector('[data-table="two"]');
+  const seats = await w.page.textContent('[data-table="two"]');
+  assert(seats.includes('2 of 7 seats taken, 5 free'), `the lobby's seats: ${seats}`);
   await w.page.click('[data-table="two"] a.btn');
   await w.page.waitForSelector('#sit');
   const seatA = Number(await a.page.getAttribute('.seat.mine', 'data-seat'));
@@ -399,6 +402,28 @@ test('two spots, each with its own bet and hand', async (b) => {
   await standAll(p.page);
   const { rows } = await checkAgainstBooks(p);
   eq(rows.map((r) => `${r.spot} ${r.stake} ${r.net}`).sort(), ['1 10.00 10.00', '2 25.00 25.00'], 'each spot settled on its own');
+  await p.context.close();
+});
+
+test('an operator closes the table: the page says so in its banner', async (b) => {
+  const p = await player(b, uniqueName('closed'));
+  await sit(p, 'closing');
+  await p.page.waitForSelector('.circle.bet');
+  const op = await b.newContext();
+  const opPage = await op.newPage();
+  await opPage.goto(URL + '/');
+  const status = await opPage.evaluate(async ([name, password]) => {
+    const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password }) });
+    if (!login.ok) return `login ${login.status}`;
+    return (await fetch('/api/operator/tables/closing/close', { method: 'POST' })).status;
+  }, [process.env.FELT_OPERATOR, process.env.FELT_OPERATOR_PASSWORD]);
+  eq(status, 202, 'the operator closes the table');
+  await p.page.waitForSelector('#banner:not([hidden])');
+  const banner = await p.page.textContent('#banner');
+  assert(/closed by operator/.test(banner), `the banner: ${banner}`);
+  const lobby = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'closing').closed);
+  eq(lobby, true, 'the lobby has the table closed');
+  await op.close();
   await p.context.close();
 });
 

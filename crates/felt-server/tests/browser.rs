@@ -45,6 +45,7 @@ fn tables() -> String {
         ("drop", "classic"),
         ("keys", "classic"),
         ("spots", "classic"),
+        ("closing", "classic"),
         ("axe-desktop", "lucky-ladies"),
         ("axe-phone", "lucky-ladies"),
     ] {
@@ -82,7 +83,18 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
         .build()
         .unwrap();
     let cfg = config::parse(&tables(), Path::new("browser-tables.toml"), &preset).unwrap();
-    let store = SqliteStore::open(&db).unwrap();
+    let mut store = SqliteStore::open(&db).unwrap();
+    // The operator who closes a table in one of the tests (FELT_OPERATOR_PASSWORD).
+    let operator_password = "operator-secret-e2e";
+    store
+        .create_login(&felt_store::NewLogin {
+            name: "olga",
+            password_hash: &felt_server::auth::hash_password(operator_password).unwrap(),
+            role: felt_store::Role::Operator,
+            starting_balance: felt_core::Money::ZERO,
+            now_ms: 0,
+        })
+        .unwrap();
     let settings = Settings {
         test_shoes: true,
         ..Settings::default()
@@ -107,7 +119,9 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
     node.arg("e2e/run.mjs")
         .current_dir(&root)
         .env("FELT_URL", &url)
-        .env("FELT_OUT", &out);
+        .env("FELT_OUT", &out)
+        .env("FELT_OPERATOR", "olga")
+        .env("FELT_OPERATOR_PASSWORD", operator_password);
     if let Ok(f) = std::env::var("FELT_E2E_FILTER") {
         node.arg(f);
     }
