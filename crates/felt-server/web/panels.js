@@ -3,7 +3,7 @@
 // games with every card, decision, wager and result), in one modal dialog.
 
 import { api, why } from './api.js';
-import { h, fill, when } from './dom.js';
+import { h, fill } from './dom.js';
 import { show, toCents, fmt } from './money.js';
 import { cardName } from './cards.js';
 
@@ -155,4 +155,3 @@ export async function recallPanel() {
   open('Game recall', h('p', { class: 'muted' }, `Your last ${games.length} games, newest first.`), items);
 }
 
-export { when };
