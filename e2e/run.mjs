@@ -207,6 +207,26 @@ test('insurance won against a dealer blackjack (Classic)', async (b) => {
   await p.context.close();
 });
 
+test('insurance asked of two spots at once: one insured for less, one declined', async (b) => {
+  const p = await player(b, uniqueName('offers'));
+  // Spot 1: 10 9, spot 2: 9 8, against an ace up with a king in the hole.
+  await stack('c-offers', 'Tc 9c Kd 9h 8h Ah');
+  await sit(p, 'c-offers');
+  await bet(p.page, { 1: { main: '10.00' }, 2: { main: '20.00' } });
+  await p.page.waitForSelector('.decisions[data-spot="2"] .decision[data-decision="decline"]');
+  eq(await p.page.$$eval('.decisions', (els) => els.map((e) => e.dataset.spot)), ['1', '2'], 'both spots are asked');
+  // Spot 1 insures 3.00 of the 5.00 it may; the first answer is kept until the second.
+  await p.page.fill('.decisions[data-spot="1"] input.less', '3.00');
+  await p.page.click('.decisions[data-spot="1"] .decision[data-decision="insurance-less"]');
+  await p.page.waitForSelector('.decisions[data-spot="1"]', { state: 'detached' });
+  await p.page.keyboard.press('n');
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => `${r.spot} ${r.wager} ${r.stake} ${r.net}`).sort(),
+    ['1 insurance 3.00 6.00', '1 main 10.00 -10.00', '2 main 20.00 -20.00'], 'insurance for less won on spot 1 only');
+  assert(p.frames.some((f) => f.type === 'accepted'), 'the first answer was kept (accepted)');
+  await p.context.close();
+});
+
 test('even money on a blackjack against an ace (Classic)', async (b) => {
   const p = await player(b, uniqueName('even'));
   await stack('c-even', 'Ac Kd Kh As');

@@ -38,6 +38,7 @@ fn tables() -> String {
         ("ll-queens", "lucky-ladies"),
         ("c-insurance", "classic"),
         ("c-even", "classic"),
+        ("c-offers", "classic"),
         ("l7-sevens", "lucky-7"),
         ("b7-jackpot", "blazing-7s"),
         ("two", "classic"),

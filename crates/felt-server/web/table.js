@@ -197,6 +197,8 @@ export class Table {
         break;
       case 'view':
         this.view = msg;
+        // Each view is the server's word on what is asked now.
+        this.acted.clear();
         this.render();
         break;
       case 'accepted':
@@ -258,8 +260,6 @@ export class Table {
       this.sent = null;
       this.pending = {};
     }
-    // Each view is the server's word on what is asked now.
-    this.acted.clear();
     this.order = this.dealOrder(v.events || []);
     this.drawMeters(v.meters || []);
     this.drawTimer(v.timer);
