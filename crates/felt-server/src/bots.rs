@@ -9,12 +9,18 @@
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
+
+/// How many times in a row a bot tries to reach the server again (a restart).
+const RETRIES: u32 = 120;
+
+/// The pause between two tries.
+const RETRY_PAUSE: Duration = Duration::from_millis(250);
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -31,6 +37,8 @@ pub struct BotsConfig {
     pub prefix: String,
     /// Give up on a bot that sees no progress for this long.
     pub stall: Duration,
+    /// Keep every frame each bot receives (for tests that read them).
+    pub keep_frames: bool,
 }
 
 /// The report (`--json` prints it as one object).
@@ -58,6 +66,9 @@ pub struct Report {
     pub error_messages: Vec<String>,
     /// The first refusals, as received (at most 10).
     pub refusal_examples: Vec<String>,
+    /// Every frame each bot received, by bot, when `keep_frames` (not in `--json`).
+    #[serde(skip)]
+    pub frames: BTreeMap<String, Vec<Value>>,
 }
 
 /// Latency percentiles (ms).
@@ -82,9 +93,25 @@ struct Tally {
     codes: HashMap<String, u64>,
     messages: Vec<String>,
     examples: Vec<String>,
+    frames: BTreeMap<String, Vec<Value>>,
 }
 
 type Shared = Arc<Mutex<Tally>>;
+
+/// GETs `url` as JSON, asking again while the server is away (a restart).
+async fn get_json(http: &reqwest::Client, url: &str) -> Result<Value, String> {
+    let mut tries = 0;
+    loop {
+        match http.get(url).send().await {
+            Ok(r) => return r.json().await.map_err(|e| format!("{url}: {e}")),
+            Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {
+                tries += 1;
+                tokio::time::sleep(RETRY_PAUSE).await;
+            }
+            Err(e) => return Err(format!("{url}: {e}")),
+        }
+    }
+}
 
 /// Runs the bots and reports.
 pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
@@ -92,12 +119,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         .timeout(Duration::from_secs(30))
         .build()
         .map_err(|e| e.to_string())?;
-    let lobby: Value = http
-        .get(format!("{}/api/tables", cfg.server))
-        .send()
-        .await
-        .map_err(|e| format!("the lobby of {}: {e}", cfg.server))?
-        .json()
+    let lobby = get_json(&http, &format!("{}/api/tables", cfg.server))
         .await
         .map_err(|e| format!("the lobby of {}: {e}", cfg.server))?;
     let tables: Vec<String> = lobby["tables"]
@@ -119,14 +141,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     }
     let mut strategies: HashMap<String, Arc<BasicStrategy>> = HashMap::new();
     for t in &tables {
-        let rules: Value = http
-            .get(format!("{}/api/tables/{t}/rules", cfg.server))
-            .send()
-            .await
-            .map_err(|e| e.to_string())?
-            .json()
-            .await
-            .map_err(|e| e.to_string())?;
+        let rules = get_json(&http, &format!("{}/api/tables/{t}/rules", cfg.server)).await?;
         let game = rules["game"].as_str().unwrap_or_default().to_string();
         if strategies.contains_key(&game) {
             continue;
@@ -160,7 +175,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         }
     }
     let seconds = started.elapsed().as_secs_f64();
-    let g = tally.lock().await;
+    let mut g = tally.lock().await;
     let mut lat = g.latencies.clone();
     lat.sort_by(|a, b| a.total_cmp(b));
     let q = |p: f64| -> f64 {
@@ -190,6 +205,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         refusal_codes: g.codes.clone(),
         error_messages: g.messages.iter().take(20).cloned().collect(),
         refusal_examples: g.examples.clone(),
+        frames: std::mem::take(&mut g.frames),
     })
 }
 
@@ -255,12 +271,24 @@ impl Bot {
         let password = format!("{}-password", self.name);
         let body = json!({"name": self.name, "password": password});
         let mut cookie = None;
+        let mut tries = 0;
         for path in ["register", "login"] {
-            let r = http
-                .post(format!("{}/api/{path}", self.cfg.server))
-                .json(&body)
-                .send()
-                .await;
+            let r = loop {
+                let r = http
+                    .post(format!("{}/api/{path}", self.cfg.server))
+                    .json(&body)
+                    .send()
+                    .await;
+                // The server is away (restarting): ask again, as a person would.
+                match r {
+                    Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {
+                        tries += 1;
+                        self.tally.lock().await.reconnects += 1;
+                        tokio::time::sleep(RETRY_PAUSE).await;
+                    }
+                    r => break r,
+                }
+            };
             match r {
                 Ok(r) if r.status().is_success() => {
                     cookie = r
@@ -286,12 +314,17 @@ impl Bot {
         let mut mem = Memory::default();
         let mut tries = 0;
         while mem.rounds < self.cfg.rounds {
-            match self.session(&cookie, &mut mem).await {
+            let played = mem.rounds;
+            let r = self.session(&cookie, &mut mem).await;
+            if mem.rounds > played {
+                tries = 0;
+            }
+            match r {
                 Ok(true) => break,
-                Ok(false) | Err(_) if tries < 120 => {
+                Ok(false) | Err(_) if tries < RETRIES => {
                     tries += 1;
                     self.tally.lock().await.reconnects += 1;
-                    tokio::time::sleep(Duration::from_millis(250)).await;
+                    tokio::time::sleep(RETRY_PAUSE).await;
                 }
                 Ok(false) => return self.fail("the table closed".to_string()).await,
                 Err(e) => return self.fail(e).await,
@@ -312,6 +345,13 @@ impl Bot {
             .await
             .map_err(|e| format!("connecting: {e}"))?;
         let (mut tx, mut rx) = ws.split();
+        // What was sent on a dropped connection may have been lost with it (a server
+        // killed before it committed): the next view says what stands, and the bot
+        // decides again from it (the server refuses what was already applied).
+        mem.sent.clear();
+        mem.pending.clear();
+        mem.bet_id = None;
+        mem.bet_in = None;
         let hello =
             json!({"type": "hello", "version": 1, "table": self.table, "last_seq": mem.last_seq});
         tx.send(Message::text(hello.to_string()))
@@ -338,6 +378,13 @@ impl Bot {
             let Ok(v) = serde_json::from_str::<Value>(&text) else {
                 return Err(format!("the server sent no JSON: {text}"));
             };
+            if self.cfg.keep_frames {
+                let mut g = self.tally.lock().await;
+                g.frames
+                    .entry(self.name.clone())
+                    .or_default()
+                    .push(v.clone());
+            }
             if let Some(seq) = v["seq"].as_u64() {
                 if v["type"] != "welcome" {
                     mem.last_seq = Some(seq);

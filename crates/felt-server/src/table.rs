@@ -390,7 +390,8 @@ impl Actor {
             .books
             .with(|s| s.unfinished_rounds())
             .map_err(|e| e.to_string())?;
-        for rec in open.into_iter().filter(|r| r.table_id == self.ctx.table_id) {
+        let table_id = self.ctx.table_id.clone();
+        for rec in open.into_iter().filter(|r| r.table_id == table_id) {
             let got = self.books.with(|s| -> Result<Recovered, String> {
                 let ctx = journal::ctx_for(s, &rec).map_err(|e| e.to_string())?;
                 let setup = journal::setup_of(&rec).map_err(|e| e.to_string())?;
@@ -423,7 +424,16 @@ impl Actor {
                             .insert(p.clone(), self.cfg.name.clone());
                         map.push(seat);
                     }
-                    let bet = (0..live.setup.players.len() as u8).collect();
+                    // The seats with a bet in (all, once the cards are out).
+                    let bet = live
+                        .engine
+                        .view(0)
+                        .spots
+                        .iter()
+                        .filter(|s| s.main > Money::ZERO)
+                        .map(|s| s.seat)
+                        .collect();
+                    let betting = live.engine.phase() == Phase::Betting;
                     self.round = Some(RoundState {
                         announced: vec![live.id],
                         live,
@@ -433,6 +443,18 @@ impl Actor {
                         settlements: Vec::new(),
                         timed: None,
                     });
+                    // The round goes on where it stopped: a betting window runs
+                    // again, chance steps are dealt, the decision (or offer) timer
+                    // runs, so a player who does not come back is stood.
+                    if betting {
+                        self.timer = Some((
+                            Instant::now() + Duration::from_millis(self.cfg.betting_ms),
+                            TimerKind::Betting,
+                        ));
+                    }
+                    let mut events = Vec::new();
+                    self.drive(&mut events)?;
+                    self.note(&events);
                     self.publish_info();
                 }
             }

@@ -1,5 +1,5 @@
-//! The server end to end: bots play every game through the protocol, a spectator's
-//! every frame is checked for hidden cards, the books balance and every round replays
+//! The server end to end: bots play every game through the protocol, every frame a
+//! spectator and each seated bot received is checked for hidden cards, the books balance and every round replays
 //! identical to its log.
 
 mod common;
@@ -50,6 +50,7 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         rounds: 6,
         prefix: "bot".to_string(),
         stall: Duration::from_secs(60),
+        keep_frames: true,
     };
     let report = bots::run(cfg).await.unwrap();
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);
@@ -84,10 +85,24 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
             }
         }
     }
+    // Every frame a spectator and every seated bot received.
+    let mut streams: Vec<(String, &[Value])> = spectators
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (format!("spectator {i}"), c.frames.as_slice()))
+        .collect();
+    streams.extend(
+        report
+            .frames
+            .iter()
+            .map(|(bot, frames)| (bot.clone(), frames.as_slice())),
+    );
+    assert_eq!(streams.len(), 6 + 6 * 2);
     let mut checked = 0;
-    for c in &spectators {
-        assert!(c.frames.iter().any(|f| f["type"] == "view"));
-        for f in &c.frames {
+    let mut checked_seated = 0;
+    for (who, frames) in &streams {
+        assert!(frames.iter().any(|f| f["type"] == "view"), "{who}");
+        for f in frames.iter() {
             if f["round"]["dealer"]["hole"] != "face-down" {
                 continue;
             }
@@ -98,33 +113,39 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
             for card in &all {
                 assert!(
                     visible.contains(card),
-                    "frame holds {card}, not on the table: {f}"
+                    "{who}: a frame holds {card}, not on the table: {f}"
                 );
             }
             let id = f["round_id"].as_i64().unwrap();
             if let Some(h) = holes.get(&id) {
                 assert!(
                     !all.contains(h) || visible.contains(h),
-                    "round {id}'s hole card {h} in a frame before it is turned: {f}"
+                    "{who}: round {id}'s hole card {h} in a frame before it is turned: {f}"
                 );
                 checked += 1;
+                if f["you"]["seat"].is_u64() {
+                    checked_seated += 1;
+                }
             }
             // The view's events never carry a face-down card's value.
             for e in f["events"].as_array().into_iter().flatten() {
                 if e["face_up"] == false {
-                    assert!(e.get("card").is_none(), "{e}");
+                    assert!(e.get("card").is_none(), "{who}: {e}");
                 }
             }
         }
         // Sequence numbers rise by one.
-        let seqs: Vec<u64> = c
-            .frames
+        let seqs: Vec<u64> = frames
             .iter()
             .filter(|f| f["type"] != "welcome")
             .filter_map(|f| f["seq"].as_u64())
             .collect();
-        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
+        assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{who}: {seqs:?}");
     }
+    assert!(
+        checked_seated > 20,
+        "only {checked_seated} seated players' frames with a hole card face down"
+    );
     assert!(
         checked > 20,
         "only {checked} frames with a hole card face down"

@@ -49,6 +49,7 @@ pub fn run(a: &Args) -> Result<()> {
         rounds: a.rounds,
         prefix: a.prefix.clone(),
         stall: Duration::from_secs(a.stall_secs),
+        keep_frames: false,
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
