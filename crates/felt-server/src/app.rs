@@ -35,6 +35,9 @@ pub struct Settings {
     pub rate_per_s: f64,
     /// The burst.
     pub burst: f64,
+    /// The test mode (`felt serve --test-shoes`, loopback only): `POST
+    /// /api/test/tables/NAME/shoe` stacks a table's next shoe.
+    pub test_shoes: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +51,7 @@ impl Default for Settings {
             },
             rate_per_s: 20.0,
             burst: 40.0,
+            test_shoes: false,
         }
     }
 }
@@ -149,6 +153,16 @@ impl Server {
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
     }
+
+    /// What the server is set to.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// A table's settings and handle, by name.
+    pub fn table(&self, name: &str) -> Option<(&TableConfig, &TableHandle)> {
+        self.tables.get(name).map(|t| (&t.cfg, &t.handle))
+    }
 }
 
 /// The router.
@@ -167,6 +181,11 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/rounds/{id}", get(operator_round))
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/ws", get(ws))
+        .route(
+            "/api/test/tables/{name}/shoe",
+            post(crate::test_shoes::stack),
+        )
+        .merge(crate::web::routes())
         .with_state(state)
 }
 

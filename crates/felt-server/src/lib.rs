@@ -2,6 +2,8 @@
 //! players that load-test it through the same protocol a browser speaks.
 //!
 //! - [`config`]: the tables file (which tables run, their seats, limits and timers).
+//! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
+//!   given shoe.
 #![forbid(unsafe_code)]
 
 pub mod app;
@@ -13,3 +15,5 @@ pub mod metrics;
 pub mod protocol;
 pub mod render;
 pub mod table;
+pub mod test_shoes;
+pub mod web;

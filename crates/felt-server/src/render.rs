@@ -223,10 +223,8 @@ pub fn settlement(e: &Event, seats: &SeatMap, side_names: &[(String, String)]) -
     let outcome_text = outcome.as_str().unwrap_or("").replace('-', " ");
     let mut why = outcome_text.clone();
     if let Some(line) = s.line {
-        why = serde_json::to_value(line)
-            .ok()
-            .and_then(|v| v.as_str().map(|s| s.replace('-', " ")))
-            .unwrap_or(why);
+        // The pay line as a person reads it: "queen of hearts pair with dealer blackjack".
+        why = line.describe().to_string();
     }
     let pays = s
         .pays

@@ -68,6 +68,11 @@ pub enum ToTable {
         /// Why (shown to the players).
         reason: String,
     },
+    /// The test mode ([`crate::test_shoes`]): the next round deals from this shoe.
+    Stack {
+        /// The stacked shoe.
+        shoe: Shoe,
+    },
 }
 
 /// What the lobby shows of a table (updated by the table).
@@ -171,6 +176,7 @@ pub fn spawn(
         last: None,
         side_names,
         announced: Vec::new(),
+        stacked: None,
     };
     actor.recover()?;
     let handle = std::thread::Builder::new()
@@ -282,6 +288,8 @@ struct Actor {
     side_names: Vec<(String, String)>,
     /// The ids of betting windows dropped before any bet (see `RoundState::announced`).
     announced: Vec<RoundId>,
+    /// The test mode's stacked shoe: the next round to take a bet deals from it.
+    stacked: Option<Shoe>,
 }
 
 /// A failure of the books: the table stops taking actions and says so.
@@ -500,6 +508,15 @@ impl Actor {
                     .inbox_seconds
                     .observe(at.elapsed().as_secs_f64());
                 self.on_message(conn, msg, at)
+            }
+            ToTable::Stack { shoe } => {
+                self.stacked = Some(shoe);
+                // A window nobody has bet in is set up again from the stacked shoe.
+                if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
+                    self.drop_pending();
+                    self.timer = None;
+                }
+                Ok(())
             }
         }
     }
@@ -898,6 +915,8 @@ impl Actor {
         match stepped {
             Stepped::Done(events) => {
                 r.bet.insert(e);
+                // The round is in the books: a stacked shoe is dealt by it alone.
+                self.stacked = None;
                 self.metrics.actions.inc();
                 self.publish_info();
                 self.broadcast(&events, Some(at));
@@ -1271,10 +1290,18 @@ impl Actor {
         let players: Vec<String> = seated.iter().map(|(_, p)| p.clone()).collect();
         let spots = self.cfg.rules.table().max_spots_per_player;
         let shoe = self.shoe.clone();
+        // A stacked shoe (test mode) is dealt under a test lab's mark; it is kept
+        // until a bet is written (a window that closes empty is set up again from it).
+        let stacked = self.stacked.clone();
+        let mut lab = stacked.as_ref().map(|_| Seeds::Lab {
+            rng: Box::new(rand::SeedableRng::from_seed(rand::random())),
+            mark: crate::test_shoes::MARK.to_string(),
+        });
         let (live, events) = self
             .books
             .with(|s| -> felt_session::Result<(Live, Vec<Event>)> {
-                let d = dealing::next_dealing(s, &self.ctx, shoe, &mut self.seeds, None)?;
+                let seeds = lab.as_mut().unwrap_or(&mut self.seeds);
+                let d = dealing::next_dealing(s, &self.ctx, shoe, seeds, stacked)?;
                 Live::begin(s, &self.ctx, d, &players, spots)
             })
             .map_err(|e| e.to_string())?;

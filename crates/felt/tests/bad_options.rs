@@ -295,3 +295,12 @@ fn a_reader_that_goes_away_is_not_a_crash() {
         o.status
     );
 }
+
+#[test]
+fn serve_refuses_the_test_mode_on_an_address_that_is_not_loopback() {
+    let e = refused(&["serve", "--test-shoes", "--addr", "0.0.0.0:0"]);
+    assert!(
+        e.contains("--test-shoes") && e.contains("loopback") && e.contains("0.0.0.0:0"),
+        "{e}"
+    );
+}

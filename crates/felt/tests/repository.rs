@@ -24,6 +24,7 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
         if p.is_dir() {
             if !(name == "target"
+                || name == "node_modules"
                 || name.starts_with('.')
                 || name == "corpus"
                 || name == "artifacts")

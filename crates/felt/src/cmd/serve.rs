@@ -31,11 +31,21 @@ pub struct Args {
     /// Log as JSON lines (one object per event) instead of text.
     #[arg(long)]
     pub json_logs: bool,
+    /// The test mode: `POST /api/test/tables/NAME/shoe` stacks a table's next shoe
+    /// (the browser tests' scenarios). Refused unless --addr is a loopback address.
+    #[arg(long)]
+    pub test_shoes: bool,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
 pub fn run(a: &Args) -> Result<()> {
     init_logs(a.json_logs);
+    anyhow::ensure!(
+        !a.test_shoes || a.addr.ip().is_loopback(),
+        "--test-shoes deals chosen cards: it is refused on {}, allowed only on a loopback \
+         address (127.0.0.1, ::1)",
+        a.addr
+    );
     let load = |g: &str| crate::game_arg::load_game(g).map_err(|e| format!("{e:#}"));
     let tables = match &a.tables {
         Some(p) => config::read(p, &load)?,
@@ -51,6 +61,7 @@ pub fn run(a: &Args) -> Result<()> {
     let store = felt_store::SqliteStore::open(&path)?;
     let settings = Settings {
         starting_balance: a.starting_balance,
+        test_shoes: a.test_shoes,
         ..Settings::default()
     };
     let n = tables.len();
@@ -76,6 +87,10 @@ pub fn run(a: &Args) -> Result<()> {
             "felt serve: {n} tables on http://{local}/ (books: {})",
             path.display()
         );
+        println!("Open http://{local}/ in a browser to play.");
+        if a.test_shoes {
+            println!("felt serve: TEST MODE: POST /api/test/tables/NAME/shoe stacks a shoe");
+        }
         app::serve(
             listener,
             state,

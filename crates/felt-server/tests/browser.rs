@@ -1,0 +1,161 @@
+//! The browser table end to end, in a real browser: `scripts/browser-setup` installs
+//! Debian's Chromium (when missing) and `e2e/node_modules` (`npm ci`), a server in test
+//! mode (stacked shoes) runs here on 127.0.0.1, and `node e2e/run.mjs` drives the
+//! pages with playwright-core. Any failure fails this test: setup included, never a
+//! silent skip. Afterwards the books must balance, every round must replay identical
+//! to its log, and every round dealt must carry the test lab's mark.
+//!
+//! Screenshots go to `target/e2e/`. `FELT_E2E_FILTER=NAME` runs only the browser tests
+//! whose name contains NAME.
+
+use felt_server::app::{self, Server, Settings};
+use felt_server::config;
+use felt_store::{SqliteStore, Store};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn preset(name: &str) -> Result<felt_core::Rules, String> {
+    match felt_core::presets::load(name) {
+        Some(r) => r.map_err(|e| e.to_string()),
+        None => Err(format!("no game `{name}`")),
+    }
+}
+
+/// The tables the browser tests play at: one per preset (named as the preset) and one
+/// per scenario.
+fn tables() -> String {
+    let mut t: Vec<(String, &str)> = felt_core::presets::names()
+        .map(|n| (n.to_string(), n))
+        .collect();
+    for (name, game) in [
+        ("ll-split", "lucky-ladies"),
+        ("ll-surrender", "lucky-ladies"),
+        ("ll-queens", "lucky-ladies"),
+        ("c-insurance", "classic"),
+        ("c-even", "classic"),
+        ("c-offers", "classic"),
+        ("l7-sevens", "lucky-7"),
+        ("b7-jackpot", "blazing-7s"),
+        ("two", "classic"),
+        ("reload", "classic"),
+        ("drop", "classic"),
+        ("keys", "classic"),
+        ("spots", "classic"),
+        ("closing", "classic"),
+        ("axe-desktop", "lucky-ladies"),
+        ("axe-phone", "lucky-ladies"),
+    ] {
+        t.push((name.to_string(), game));
+    }
+    t.iter()
+        .map(|(name, game)| {
+            format!(
+                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = 120\n\
+                 decision_secs = 120\npause_ms = 1500\n"
+            )
+        })
+        .collect()
+}
+
+fn run(cmd: &mut Command, what: &str) {
+    let status = cmd
+        .status()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    assert!(status.success(), "{what} failed: {status}");
+}
+
+#[test]
+fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
+    let root = root();
+    run(
+        Command::new(root.join("scripts/browser-setup")).current_dir(&root),
+        "scripts/browser-setup (Chromium and e2e/node_modules)",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let cfg = config::parse(&tables(), Path::new("browser-tables.toml"), &preset).unwrap();
+    let mut store = SqliteStore::open(&db).unwrap();
+    // The operator who closes a table in one of the tests (FELT_OPERATOR_PASSWORD).
+    let operator_password = "operator-secret-e2e";
+    store
+        .create_login(&felt_store::NewLogin {
+            name: "olga",
+            password_hash: &felt_server::auth::hash_password(operator_password).unwrap(),
+            role: felt_store::Role::Operator,
+            starting_balance: felt_core::Money::ZERO,
+            now_ms: 0,
+        })
+        .unwrap();
+    let settings = Settings {
+        test_shoes: true,
+        ..Settings::default()
+    };
+    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
+    let state = Server::start(Box::new(store), readers, cfg, settings).unwrap();
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(app::serve(
+        listener,
+        state,
+        async move {
+            let _ = stopped.await;
+        },
+        Duration::from_secs(5),
+    ));
+    let out = root.join("target/e2e");
+    let mut node = Command::new("node");
+    node.arg("e2e/run.mjs")
+        .current_dir(&root)
+        .env("FELT_URL", &url)
+        .env("FELT_OUT", &out)
+        .env("FELT_OPERATOR", "olga")
+        .env("FELT_OPERATOR_PASSWORD", operator_password);
+    if let Ok(f) = std::env::var("FELT_E2E_FILTER") {
+        node.arg(f);
+    }
+    let status = node.status();
+    let _ = stop.send(());
+    let _ = rt.block_on(server);
+    let status = status.expect("node cannot be started (node 20 is needed for the browser tests)");
+    assert!(
+        status.success(),
+        "the browser tests failed: {status} (pictures in {})",
+        out.display()
+    );
+
+    // The books after the browser played: sound, every round replays, each stacked.
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(store.check_books().unwrap().is_sound());
+    let rounds = store.history(1_000).unwrap();
+    assert!(rounds.len() >= 6, "{} rounds", rounds.len());
+    for r in &rounds {
+        let ctx = felt_session::journal::ctx_for(&store, r).unwrap();
+        let replayed = felt_session::journal::replay(&ctx, r).unwrap();
+        assert!(
+            replayed.differences.is_empty(),
+            "round {}: {:?}",
+            r.id,
+            replayed.differences
+        );
+        assert_eq!(
+            r.lab.as_deref(),
+            Some(felt_server::test_shoes::MARK),
+            "round {} at {} is marked as a stacked shoe's",
+            r.id,
+            r.table_id
+        );
+    }
+}

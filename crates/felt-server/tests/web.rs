@@ -1,0 +1,208 @@
+//! The browser table's server side without a browser: the page and its assets (content
+//! types, the Content-Security-Policy, revalidation), and the test mode that deals a
+//! given shoe (off by default; its rounds deal the cards given and are marked in the
+//! books as a stacked shoe's).
+
+mod common;
+
+use common::{connect, register};
+use felt_server::app::{self, Server, Settings};
+use felt_store::{SqliteStore, Store};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const TABLES: &str = "[[table]]\nname = \"classic\"\ngame = \"classic\"\nbetting_secs = 60\ndecision_secs = 60\npause_ms = 0\n";
+
+fn preset(name: &str) -> Result<felt_core::Rules, String> {
+    match felt_core::presets::load(name) {
+        Some(r) => r.map_err(|e| e.to_string()),
+        None => Err(format!("no game `{name}`")),
+    }
+}
+
+/// A server on new books, in test mode or not; returns its URL, its books' path and
+/// what stops it.
+async fn start(
+    test_shoes: bool,
+) -> (
+    String,
+    tempfile::TempDir,
+    std::path::PathBuf,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let cfg = felt_server::config::parse(TABLES, std::path::Path::new("t.toml"), &preset).unwrap();
+    let settings = Settings {
+        test_shoes,
+        ..Settings::default()
+    };
+    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
+    let state = Server::start(
+        Box::new(SqliteStore::open(&db).unwrap()),
+        readers,
+        cfg,
+        settings,
+    )
+    .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(app::serve(
+        listener,
+        state,
+        async move {
+            let _ = rx.await;
+        },
+        Duration::from_secs(2),
+    ));
+    (url, dir, db, tx, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_its_assets_carry_their_types_a_strict_policy_and_are_revalidated() {
+    let (url, _dir, _db, stop, task) = start(false).await;
+    let http = reqwest::Client::new();
+    let page = http.get(format!("{url}/")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let h = page.headers().clone();
+    assert_eq!(h["content-type"], "text/html; charset=utf-8");
+    let csp = h["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("script-src 'self'") && csp.contains("default-src 'none'"),
+        "{csp}"
+    );
+    assert!(!csp.contains("unsafe"), "{csp}");
+    assert_eq!(h["x-content-type-options"], "nosniff");
+    assert_eq!(h["cache-control"], "no-cache");
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains("<script type=\"module\" src=\"/assets/app.js\">"),
+        "{html}"
+    );
+    // The browser's copy is current: 304, no body.
+    let tag = h["etag"].to_str().unwrap().to_string();
+    let again = http
+        .get(format!("{url}/"))
+        .header("if-none-match", &tag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), 304);
+    for (file, mime) in [
+        ("app.js", "text/javascript; charset=utf-8"),
+        ("table.js", "text/javascript; charset=utf-8"),
+        ("style.css", "text/css; charset=utf-8"),
+        ("favicon.svg", "image/svg+xml"),
+    ] {
+        let r = http
+            .get(format!("{url}/assets/{file}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{file}");
+        assert_eq!(r.headers()["content-type"], mime, "{file}");
+        assert!(r.headers().contains_key("etag"), "{file}");
+    }
+    for bad in ["nope.js", "index.html", "..%2FCargo.toml", "app.js%00"] {
+        let r = http
+            .get(format!("{url}/assets/{bad}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 404, "{bad}");
+    }
+    // Off by default: the test mode's endpoint does not exist.
+    let r = http
+        .post(format!("{url}/api/test/tables/classic/shoe"))
+        .json(&json!({"cards": ["Ah"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    let _ = stop.send(());
+    let _ = task.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
+    let (url, _dir, db, stop, task) = start(true).await;
+    let http = reqwest::Client::new();
+    let post = |table: &str, body: Value| {
+        http.post(format!("{url}/api/test/tables/{table}/shoe"))
+            .json(&body)
+            .send()
+    };
+    // Refusals: a bad card, more of a card than the shoe holds, no such table, a bad body.
+    let r = post("classic", json!({"cards": ["Zz"]})).await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad-card");
+    let r = post("classic", json!({"cards": vec!["Ah"; 7]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad-shoe");
+    let r = post("classic", json!({"cards": vec!["2c"; 100_000]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    let e = r.json::<Value>().await.unwrap();
+    assert!(e["message"].as_str().unwrap().contains("holds 312"), "{e}");
+    let r = post("nope", json!({"cards": ["Ah"]})).await.unwrap();
+    assert_eq!(r.status(), 404);
+    let r = post("classic", json!({"shoe": "Ah"})).await.unwrap();
+    assert_eq!(r.status(), 400);
+
+    let cookie = register(&url, "stacker").await;
+    let mut c = connect(&url, Some(&cookie), None).await.unwrap();
+    c.send(r#"{"type":"hello","version":1,"table":"classic"}"#)
+        .await;
+    c.send(r#"{"type":"sit"}"#).await;
+    c.until(5, |v| v["you"]["may_bet"] == true).await;
+    // Stacked while a window is open with no bet: the window is set up again.
+    let r = post("classic", json!({"cards": ["Tc", "7d", "9h", "8s", "Ts"]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let mut round = 0;
+    for _ in 0..20 {
+        c.send(r#"{"type":"sync"}"#).await;
+        let v = c.until(5, |v| v["type"] == "view").await;
+        round = v["round_id"].as_i64().unwrap();
+        c.send(&format!(
+            r#"{{"type":"bet","round":{round},"id":"b1","spots":[{{"spot":1,"main":"10.00"}}]}}"#
+        ))
+        .await;
+        let v = c
+            .until(5, |v| {
+                v["type"] == "error" || v["round"]["phase"] == "player-turns"
+            })
+            .await;
+        if v["type"] == "view" {
+            assert_eq!(
+                v["round"]["spots"][0]["hands"][0]["cards"],
+                json!(["Tc", "9h"])
+            );
+            assert_eq!(v["round"]["dealer"]["cards"], json!(["8s"]));
+            break;
+        }
+    }
+    c.send(&format!(
+        r#"{{"type":"act","round":{round},"spot":1,"hand":1,"decision":"stand","id":"a1"}}"#
+    ))
+    .await;
+    let end = c.until(5, |v| v["in_play"] == false).await;
+    assert_eq!(end["round"]["dealer"]["cards"], json!(["7d", "8s", "Ts"]));
+    let _ = stop.send(());
+    let _ = task.await;
+    let store = SqliteStore::open(&db).unwrap();
+    let rounds = store.history(10).unwrap();
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(
+        rounds[0].lab.as_deref(),
+        Some(felt_server::test_shoes::MARK)
+    );
+    assert!(felt_server::test_shoes::MARK.contains("--shoe"));
+    assert!(store.check_books().unwrap().is_sound());
+}

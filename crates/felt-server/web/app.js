@@ -1,0 +1,117 @@
+// The app: routes (#/ log in, #/lobby, #/table/NAME), the account bar and the log-in
+// page. Each page is an object with a destroy() that closes what it opened.
+
+import { api, why } from './api.js';
+import { h, fill, notice } from './dom.js';
+import { show } from './money.js';
+import { Lobby } from './lobby.js';
+import { Table } from './table.js';
+import { recallPanel, initPanel } from './panels.js';
+
+const app = { me: null, page: null };
+
+async function loadMe() {
+  const r = await api('GET', '/api/me');
+  app.me = r.ok ? r.data : null;
+  drawNav();
+  return app.me;
+}
+
+/** The balance in the bar (the table updates it from its views). */
+app.setBalance = function setBalance(text) {
+  if (app.me && text) {
+    app.me.balance = text;
+    const b = document.getElementById('bar-balance');
+    if (b) b.textContent = show(text);
+  }
+};
+
+function drawNav() {
+  const nav = document.getElementById('nav');
+  if (!app.me) {
+    fill(nav);
+    return;
+  }
+  fill(
+    nav,
+    h('span', { class: 'who' }, h('span', { class: 'sr-only' }, 'Logged in as '), app.me.player),
+    h('span', { class: 'bal' }, 'Balance ', h('strong', { id: 'bar-balance' }, show(app.me.balance))),
+    h('a', { href: '#/lobby', class: 'btn ghost' }, 'Lobby'),
+    h('button', { type: 'button', class: 'btn ghost', id: 'open-recall', onclick: () => recallPanel() }, 'Recall'),
+    h('button', { type: 'button', class: 'btn ghost', onclick: logout }, 'Log out'),
+  );
+}
+
+async function logout() {
+  await api('POST', '/api/logout');
+  sessionStorage.clear();
+  app.me = null;
+  drawNav();
+  location.hash = '#/';
+  route();
+}
+
+function loginPage(main) {
+  const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
+  const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
+  const err = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
+  const submit = async (kind) => {
+    err.textContent = '';
+    const r = await api('POST', kind === 'register' ? '/api/register' : '/api/login', { name: name.value, password: pass.value });
+    if (!r.ok) {
+      err.textContent = why(r);
+      return;
+    }
+    sessionStorage.setItem('felt.previous', r.data.previous_login || '');
+    sessionStorage.setItem('felt.welcomed', kind);
+    await loadMe();
+    // Back to the page asked for before logging in (a table's link), else the lobby.
+    const after = sessionStorage.getItem('felt.after');
+    sessionStorage.removeItem('felt.after');
+    location.hash = after && after.startsWith('#/table/') ? after : '#/lobby';
+  };
+  const form = h(
+    'form',
+    { class: 'login card-box', onsubmit: (e) => { e.preventDefault(); submit(e.submitter?.value || 'login'); } },
+    h('h1', {}, 'Blackjack tables'),
+    h('p', {}, 'Log in, or register a new name (you start with play money).'),
+    h('label', { for: 'name' }, 'Name'), name,
+    h('label', { for: 'password' }, 'Password (at least 8 characters)'), pass,
+    err,
+    h('div', { class: 'row' },
+      h('button', { type: 'submit', class: 'btn primary', value: 'login', id: 'login' }, 'Log in'),
+      h('button', { type: 'submit', class: 'btn', value: 'register', id: 'register' }, 'Register')),
+  );
+  fill(main, h('section', { class: 'page' }, form));
+  name.focus();
+  return { destroy() {} };
+}
+
+async function route() {
+  notice('');
+  if (app.page) app.page.destroy();
+  app.page = null;
+  const main = document.getElementById('main');
+  const hash = location.hash || '#/';
+  if (!app.me) await loadMe();
+  if (!app.me) {
+    if (hash !== '#/') {
+      sessionStorage.setItem('felt.after', hash);
+      history.replaceState(null, '', '#/');
+    }
+    app.page = loginPage(main);
+    return;
+  }
+  const t = /^#\/table\/([A-Za-z0-9_-]{1,40})$/.exec(hash);
+  if (t) {
+    app.page = new Table(main, t[1], app);
+  } else {
+    if (hash !== '#/lobby') history.replaceState(null, '', '#/lobby');
+    app.page = new Lobby(main, app);
+  }
+  main.focus({ preventScroll: true });
+}
+
+window.addEventListener('hashchange', route);
+initPanel();
+route();

@@ -1,0 +1,64 @@
+// The lobby: every table with its game, seats taken and free, limits and live
+// progressive meters (refreshed every few seconds), and the previous login.
+
+import { api, why } from './api.js';
+import { h, fill, notice, when } from './dom.js';
+import { show } from './money.js';
+import { rulesPanel } from './panels.js';
+
+export class Lobby {
+  constructor(main, app) {
+    this.main = main;
+    this.app = app;
+    this.list = h('div', { class: 'tables', id: 'tables', 'aria-live': 'off' });
+    const prev = sessionStorage.getItem('felt.previous');
+    const kind = sessionStorage.getItem('felt.welcomed');
+    const greet =
+      kind === 'register'
+        ? 'Welcome: your account is open.'
+        : prev
+          ? `Your previous login: ${when(prev)}.`
+          : kind === 'login'
+            ? 'This is your first login.'
+            : app.me?.last_login
+              ? `Logged in since ${when(app.me.last_login)}.`
+              : '';
+    fill(
+      main,
+      h('section', { class: 'page lobby' },
+        h('h1', {}, 'Tables'),
+        h('p', { class: 'previous', id: 'previous-login' }, greet),
+        this.list),
+    );
+    this.load();
+    this.timer = setInterval(() => this.load(), 3000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  async load() {
+    const r = await api('GET', '/api/tables');
+    if (!r.ok) {
+      notice(why(r), 'error');
+      return;
+    }
+    const rows = r.data.tables.map((t) => {
+      const free = (t.seats ?? 0) - (t.taken ?? 0);
+      const meters = (t.meters || []).map((m) =>
+        h('p', { class: 'meter-line' }, 'Progressive ', h('strong', { class: 'meter-amount' }, show(m.amount))));
+      return h('article', { class: 'table-card', dataset: { table: t.name } },
+        h('h2', {}, t.game_name),
+        h('p', { class: 'muted' }, `Table ${t.name}`),
+        h('p', {}, `Bets ${show(t.limits.min)} to ${show(t.limits.max)}`),
+        h('p', {}, `${t.taken ?? 0} of ${t.seats} seats taken, ${free} free`),
+        meters,
+        t.closed ? h('p', { class: 'muted' }, 'Closed') : null,
+        h('div', { class: 'row' },
+          t.closed ? null : h('a', { class: 'btn primary', href: `#/table/${t.name}`, 'aria-label': `Play ${t.game_name} at table ${t.name}` }, 'Play'),
+          h('button', { type: 'button', class: 'btn', onclick: () => rulesPanel(t.name), 'aria-label': `Rules of ${t.game_name}` }, 'Rules')));
+    });
+    fill(this.list, rows);
+  }
+}

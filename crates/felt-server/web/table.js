@@ -1,0 +1,763 @@
+// The table page: the table's WebSocket (docs/protocol.md), drawn from each `view`
+// the server sends. The page holds no game logic: the legal decisions, amounts,
+// totals and settlements are the server's; the page only keeps the bets being
+// placed (until sent) and the player's last bets (for Rebet).
+
+import { h, fill, announce, notice } from './dom.js';
+import { toCents, plain, fmt, show, chipValues, chipFace } from './money.js';
+import { cardEl, backEl, cardName, cardsText } from './cards.js';
+import { api } from './api.js';
+import { rulesPanel, panelOpen } from './panels.js';
+
+const DEAL_STEP_MS = 220;
+
+/** Keys of the decisions (a decision's word -> its key). */
+const KEYS = {
+  hit: 'H', stand: 'S', double: 'D', split: 'P', surrender: 'R',
+  insurance: 'I', 'even-money': 'E', decline: 'N',
+};
+
+const LABELS = {
+  hit: 'Hit', stand: 'Stand', double: 'Double', split: 'Split', surrender: 'Surrender',
+  insurance: 'Insurance', 'even-money': 'Even money', decline: 'No, thanks',
+};
+
+/** A pointing hand under the hand in play (seed 000's pointer). */
+function pointer() {
+  const svg = h('svg:svg', { viewBox: '0 0 24 24', class: 'pointer', 'aria-hidden': 'true', focusable: 'false' });
+  svg.append(h('svg:path', {
+    d: 'M10 2a2 2 0 0 1 2 2v7h1V9a2 2 0 0 1 4 0v2h.5a2 2 0 0 1 2 2v1a2 2 0 0 1 1.5 2v2c0 2.8-2.2 5-5 5h-4c-2 0-3.6-1-4.4-2.7L5 17a2 2 0 0 1 3.3-2.2L8 14.4V4a2 2 0 0 1 2-2z',
+  }));
+  return svg;
+}
+
+export class Table {
+  constructor(main, name, app) {
+    this.main = main;
+    this.name = name;
+    this.app = app;
+    this.view = null;
+    this.seq = null;
+    this.ws = null;
+    this.gone = false;
+    this.retry = 0;
+    this.pending = {};
+    this.sent = null;
+    this.acted = new Set();
+    this.seen = new Set();
+    this.seenRound = null;
+    this.announced = new Set();
+    this.meters = {};
+    this.deadline = null;
+    this.timerFor = null;
+    this.counter = 0;
+    this.sideNames = {};
+    this.gameName = name;
+    this.lastBets = this.loadLast();
+    this.chip = null;
+    this.build();
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    this.tick = setInterval(() => this.countdown(), 250);
+    this.loadNames();
+    this.connect();
+  }
+
+  destroy() {
+    this.gone = true;
+    clearInterval(this.tick);
+    clearInterval(this.ping);
+    clearTimeout(this.retryTimer);
+    document.removeEventListener('keydown', this.onKey);
+    if (this.ws) this.ws.close();
+    document.getElementById('banner').hidden = true;
+  }
+
+  loadLast() {
+    try {
+      return JSON.parse(localStorage.getItem(`felt.last.${this.name}`) || 'null');
+    } catch (e) {
+      return null;
+    }
+  }
+
+  async loadNames() {
+    const lobby = await api('GET', '/api/tables');
+    const t = lobby.ok ? (lobby.data.tables || []).find((x) => x.name === this.name) : null;
+    if (t) {
+      this.gameName = t.game_name;
+      this.title.textContent = this.gameName;
+      document.title = `${this.gameName}: felt`;
+    }
+    const r = await api('GET', `/api/tables/${encodeURIComponent(this.name)}/rules`);
+    if (!r.ok) return;
+    this.gameName = r.data.name || this.name;
+    for (const p of r.data.pay_tables || []) this.sideNames[p.id] = p.name;
+    this.title.textContent = this.gameName;
+    document.title = `${this.gameName}: felt`;
+    if (this.view) this.render();
+  }
+
+  sideName(id) {
+    if (id === 'main') return 'Main bet';
+    if (id === 'insurance') return 'Insurance';
+    return this.sideNames[id] || String(id).replace(/-/g, ' ').replace(/\b[a-z]/g, (c) => c.toUpperCase());
+  }
+
+  // ---- the page's frame -------------------------------------------------------
+
+  build() {
+    this.title = h('h1', { id: 'table-title' }, this.name);
+    this.meterBox = h('div', { class: 'meters', id: 'meters' });
+    this.status = h('p', { class: 'phase', id: 'phase' });
+    this.shoeText = h('span', { id: 'shoe', class: 'shoe muted' });
+    this.timerText = h('span', { id: 'countdown', class: 'countdown' });
+    this.timerBar = h('progress', { id: 'countdown-bar', max: 100, value: 0, 'aria-hidden': 'true' });
+    this.dealer = h('div', { class: 'dealer', id: 'dealer', role: 'group', 'aria-label': 'Dealer' });
+    this.seats = h('div', { class: 'seats', id: 'seats' });
+    this.controls = h('div', { class: 'controls', id: 'controls' });
+    this.results = h('div', { class: 'results', id: 'results' });
+    this.balance = h('strong', { id: 'balance' });
+    const head = h('div', { class: 'table-head' },
+      h('div', {}, this.title, h('p', { class: 'muted' }, `Table ${this.name}`)),
+      this.meterBox,
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'btn', id: 'open-rules', onclick: () => rulesPanel(this.name) }, 'Rules'),
+        h('button', { type: 'button', class: 'btn', id: 'leave', onclick: () => this.leave() }, 'Leave table')));
+    fill(this.main,
+      h('section', { class: 'table-page', 'aria-labelledby': 'table-title' },
+        head,
+        h('div', { class: 'felt' },
+          h('div', { class: 'status-line' }, this.status, this.shoeText, h('span', { class: 'timer' }, this.timerText, this.timerBar)),
+          this.dealer,
+          this.seats),
+        h('p', { class: 'balance-line' }, 'Balance ', this.balance),
+        this.controls,
+        h('section', { class: 'results-box', 'aria-labelledby': 'results-title' },
+          h('h2', { id: 'results-title' }, 'Results'), this.results),
+        h('p', { class: 'keys muted' },
+          'Keys: H hit, S stand, D double, P split, R surrender (rebet while betting), I insurance, E even money, N no; ',
+          '1 to 6 choose a chip, B place bets, C clear.')));
+  }
+
+  // ---- the socket -------------------------------------------------------------
+
+  connect() {
+    if (this.gone) return;
+    const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { type: 'hello', version: 1, table: this.name };
+      // A reconnection asks for what it missed; a fresh page for a fresh view.
+      if (this.view && this.seq !== null) hello.last_seq = this.seq;
+      ws.send(JSON.stringify(hello));
+      // Keeps the connection alive through idle proxies.
+      clearInterval(this.ping);
+      this.ping = setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
+      }, 25000);
+    };
+    ws.onmessage = (m) => {
+      let msg;
+      try {
+        msg = JSON.parse(m.data);
+      } catch (e) {
+        return;
+      }
+      this.frame(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws === ws) clearInterval(this.ping);
+      if (this.gone || this.ws !== ws) return;
+      const b = document.getElementById('banner');
+      b.textContent = 'Connection lost: reconnecting...';
+      b.hidden = false;
+      this.retry = Math.min(this.retry + 1, 6);
+      this.retryTimer = setTimeout(() => this.connect(), 300 * this.retry);
+    };
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    notice('Not connected: your action was not sent.', 'error');
+    return false;
+  }
+
+  frame(msg) {
+    if (typeof msg.seq === 'number' && msg.seq > 0) this.seq = msg.seq;
+    switch (msg.type) {
+      case 'welcome':
+        this.retry = 0;
+        document.getElementById('banner').hidden = true;
+        this.player = msg.player;
+        break;
+      case 'view':
+        this.view = msg;
+        // Each view is the server's word on what is asked now.
+        this.acted.clear();
+        this.render();
+        break;
+      case 'accepted':
+        notice('Your answer is in: waiting for the other spots.');
+        break;
+      case 'error':
+        notice(msg.message || msg.code, 'error');
+        if (msg.id && this.sent && msg.id === this.sent.id) this.sent = null;
+        if (msg.id && msg.id.startsWith('a-')) this.acted.clear();
+        if (this.view) this.render();
+        break;
+      case 'closed': {
+        const b = document.getElementById('banner');
+        b.textContent = `The table is closed: ${msg.reason}`;
+        b.hidden = false;
+        this.gone = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // ---- helpers on the view ----------------------------------------------------
+
+  mySeat() {
+    return this.view?.you?.seat ?? null;
+  }
+
+  betting() {
+    const v = this.view;
+    return Boolean(v?.in_play && v.you?.may_bet && v.round?.phase === 'betting' && !this.sent);
+  }
+
+  limitOf(wager) {
+    const l = this.view?.limits;
+    if (wager === 'main') return l?.main;
+    return (l?.side_bets || []).find((s) => s.id === wager);
+  }
+
+  // ---- rendering --------------------------------------------------------------
+
+  render() {
+    const v = this.view;
+    if (!v) return;
+    const focusKey = document.activeElement?.dataset?.key;
+    const round = v.round;
+    if (round?.number !== this.seenRound) {
+      this.seen = new Set();
+      this.seenRound = round?.number;
+    }
+    if (this.sent && v.you?.may_bet === false) {
+      // The bet is in: it becomes the last bets (Rebet places them again).
+      const mine = (round?.spots || []).some((s) => s.seat === this.mySeat());
+      if (mine) {
+        this.lastBets = this.sent.spots;
+        localStorage.setItem(`felt.last.${this.name}`, JSON.stringify(this.lastBets));
+      }
+      this.sent = null;
+      this.pending = {};
+    }
+    this.order = this.dealOrder(v.events || []);
+    this.drawMeters(v.meters || []);
+    this.drawTimer(v.timer);
+    this.drawStatus(v);
+    this.drawDealer(round);
+    this.drawSeats(v);
+    this.drawControls(v);
+    this.drawResults(v);
+    const bal = v.you?.balance;
+    this.balance.textContent = bal ? show(bal) : '';
+    this.balance.dataset.value = bal || '';
+    if (bal) this.app.setBalance(bal);
+    this.announceCards(v);
+    if (focusKey) {
+      const again = this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** The order cards were dealt in this view's events: a target per dealt card. */
+  dealOrder(events) {
+    const out = [];
+    for (const e of events) {
+      if (e.event === 'dealt') {
+        out.push(e.to?.who === 'dealer' ? 'd' : `${e.to?.seat}-${e.to?.spot}-${e.to?.hand}`);
+      } else if (e.event === 'hole-card-turned') {
+        out.push('d');
+      }
+    }
+    return { keys: out, used: new Set(), extra: out.length };
+  }
+
+  /** A card's deal delay (ms) if it is new on the table, else null. */
+  dealDelay(target, key) {
+    if (this.seen.has(key)) return null;
+    this.seen.add(key);
+    const o = this.order;
+    let i = o.keys.findIndex((k, n) => k === target && !o.used.has(n));
+    if (i >= 0) o.used.add(i);
+    else i = o.extra++;
+    return i * DEAL_STEP_MS;
+  }
+
+  placeCard(el, target, key) {
+    const delay = this.dealDelay(target, key);
+    if (delay !== null) {
+      el.classList.add('deal');
+      el.style.animationDelay = `${delay}ms`;
+    }
+    return el;
+  }
+
+  drawMeters(meters) {
+    const items = meters.map((m) => {
+      const cents = toCents(m.amount) ?? 0;
+      const el = h('p', { class: 'meter', dataset: { meter: m.id, value: m.amount } },
+        h('span', {}, `${this.sideName(m.id)} progressive `),
+        h('strong', { class: 'meter-amount' }, fmt(this.meters[m.id] ?? cents)));
+      const shown = this.meters[m.id];
+      if (shown === undefined || cents <= shown) {
+        // First sight, or a winner's award / reset: the committed value at once.
+        this.meters[m.id] = cents;
+        el.querySelector('strong').textContent = fmt(cents);
+      } else {
+        this.animateMeter(m.id, shown, cents);
+      }
+      return el;
+    });
+    fill(this.meterBox, items);
+  }
+
+  animateMeter(id, from, to) {
+    const start = performance.now();
+    const span = 900;
+    this.meters[id] = to;
+    const step = (now) => {
+      const el = this.meterBox.querySelector(`[data-meter="${CSS.escape(id)}"] strong`);
+      if (!el || this.meters[id] !== to) return;
+      const t = Math.min(1, (now - start) / span);
+      el.textContent = fmt(Math.round(from + (to - from) * t));
+      if (t < 1) requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }
+
+  drawTimer(timer) {
+    if (timer && typeof timer.ms === 'number') {
+      this.deadline = performance.now() + timer.ms;
+      this.timerTotal = Math.max(timer.ms, 1);
+      this.timerFor = timer.for;
+    } else {
+      this.deadline = null;
+      this.timerFor = null;
+    }
+    this.countdown();
+  }
+
+  countdown() {
+    if (!this.deadline) {
+      this.timerText.textContent = '';
+      this.timerBar.hidden = true;
+      return;
+    }
+    const left = Math.max(0, this.deadline - performance.now());
+    const s = Math.ceil(left / 1000);
+    const what = {
+      betting: 'Bets close in', offer: 'Answer in', decision: 'Decide in', 'next-round': 'Next round in',
+    }[this.timerFor] || 'Time left';
+    this.timerText.textContent = `${what} ${s} s`;
+    this.timerBar.hidden = false;
+    this.timerBar.value = Math.round((left / this.timerTotal) * 100);
+  }
+
+  drawStatus(v) {
+    const r = v.round;
+    const me = this.mySeat();
+    let text;
+    if (v.closed) text = `Closed: ${v.closed}`;
+    else if (!me) text = 'Take a seat to play.';
+    else if (!v.in_play) text = 'Round over.';
+    else if (r?.phase === 'betting') text = v.you?.may_bet ? 'Place your bets.' : 'Waiting for the other bets.';
+    else if (v.you?.decisions?.some((d) => d.offer && !d.answered)) text = 'Insurance?';
+    else if (v.you?.decisions?.length) text = 'Your turn.';
+    else if (r?.turn?.seat) text = `Seat ${r.turn.seat} decides.`;
+    else if (r?.phase === 'dealer') text = "Dealer's turn.";
+    else text = r?.phase ? `${r.phase.replace(/-/g, ' ')}.` : '';
+    this.status.textContent = text;
+    const shoe = r?.shoe;
+    this.shoeText.textContent = shoe
+      ? `Shoe: ${shoe.remaining} cards${shoe.cut_card_out ? ', cut card out: a new shoe next round' : ''}`
+      : '';
+  }
+
+  drawDealer(round) {
+    const d = round?.dealer;
+    const cards = [];
+    const occ = {};
+    (d?.cards || []).forEach((c, i) => {
+      occ[c] = (occ[c] || 0) + 1;
+      cards.push(this.placeCard(cardEl(c), 'd', `d-${c}-${occ[c]}`));
+      if (i === 0 && d.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd', 'd-hole'));
+    });
+    if (!d?.cards?.length && d?.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd', 'd-hole'));
+    const total = d?.cards?.length ? h('p', { class: 'total', id: 'dealer-total' }, `Dealer ${d.total}`) : null;
+    fill(this.dealer, h('div', { class: 'cards', id: 'dealer-cards' }, cards), total);
+  }
+
+  drawSeats(v) {
+    const me = this.mySeat();
+    const spots = v.round?.spots || [];
+    const boxes = (v.seats || []).map((s) => {
+      const mine = me !== null && s.seat === me;
+      const label = s.player ? `Seat ${s.seat}: ${s.player}${mine ? ' (you)' : ''}` : `Seat ${s.seat}: free`;
+      const head = h('h3', { class: 'seat-name' }, s.player ? `${s.player}${mine ? ' (you)' : ''}` : `Seat ${s.seat}`);
+      const body = [];
+      if (!s.player) {
+        if (me === null && !v.closed) {
+          body.push(h('button', { type: 'button', class: 'btn small', dataset: { key: `sit-${s.seat}` }, onclick: () => this.send({ type: 'sit', seat: s.seat }), 'aria-label': `Sit at seat ${s.seat}` }, 'Sit here'));
+        } else {
+          body.push(h('p', { class: 'muted' }, 'Free'));
+        }
+      } else if (s.connected === false) {
+        body.push(h('p', { class: 'muted away' }, 'away'));
+      }
+      if (mine && this.betting()) {
+        body.push(this.betSpots(v));
+      } else {
+        for (const sp of spots.filter((x) => x.seat === s.seat)) body.push(this.spotEl(sp, v, mine));
+      }
+      return h('section', { class: `seat${mine ? ' mine' : ''}${s.player ? '' : ' free'}`, dataset: { seat: s.seat }, 'aria-label': label }, head, body);
+    });
+    fill(this.seats, boxes);
+  }
+
+  /** A spot as the round has it: its wagers and its hands. */
+  spotEl(sp, v, mine) {
+    const turn = v.round?.turn;
+    const circles = [
+      h('div', { class: 'circle main', dataset: { wager: 'main', amount: sp.main }, 'aria-label': `Main bet ${show(sp.main)}` },
+        h('span', { class: 'circle-name' }, 'Main'), h('span', { class: 'circle-amount' }, show(sp.main))),
+      ...(sp.side_bets || []).map((b) =>
+        h('div', { class: 'circle side', dataset: { wager: b.id, amount: b.amount }, 'aria-label': `${this.sideName(b.id)} ${show(b.amount)}` },
+          h('span', { class: 'circle-name' }, this.sideName(b.id)), h('span', { class: 'circle-amount' }, show(b.amount)))),
+    ];
+    if (toCents(sp.insurance) > 0) {
+      circles.push(h('div', { class: 'circle ins', dataset: { wager: 'insurance', amount: sp.insurance }, 'aria-label': `Insurance ${show(sp.insurance)}` },
+        h('span', { class: 'circle-name' }, 'Insurance'), h('span', { class: 'circle-amount' }, show(sp.insurance))));
+    }
+    const hands = (sp.hands || []).map((hd) => {
+      const target = `${sp.seat}-${sp.spot}-${hd.hand}`;
+      const inPlay = turn && turn.seat === sp.seat && turn.spot === sp.spot && turn.hand === hd.hand;
+      const occ = {};
+      const cards = (hd.cards || []).map((c) => {
+        occ[c] = (occ[c] || 0) + 1;
+        return this.placeCard(cardEl(c), target, `${target}-${c}-${occ[c]}`);
+      });
+      const status = hd.status && hd.status !== 'open' ? ` ${hd.status}` : '';
+      return h('div', {
+        class: `hand${inPlay ? ' in-play' : ''}`,
+        dataset: { hand: hd.hand, stake: hd.stake },
+        'aria-current': inPlay ? 'true' : null,
+        'aria-label': `Hand ${hd.hand}: ${cardsText(hd.cards)}, total ${hd.total}${hd.soft ? ' soft' : ''}${status}${inPlay ? ', in play' : ''}`,
+      },
+      h('div', { class: 'cards' }, cards),
+      h('p', { class: 'hand-info' },
+        h('span', { class: 'hand-total' }, `${hd.soft ? 'soft ' : ''}${hd.total}`),
+        h('span', { class: 'hand-stake' }, ` · ${show(hd.stake)}`),
+        status ? h('span', { class: `hand-status ${hd.status}` }, status) : null),
+      inPlay ? pointer() : null);
+    });
+    return h('div', { class: 'spot', dataset: { spot: sp.spot } },
+      h('p', { class: 'spot-name' }, `Spot ${sp.spot}`),
+      h('div', { class: 'circles' }, circles),
+      h('div', { class: 'hands' }, hands));
+  }
+
+  /** My spots while betting: circles to click chips onto. */
+  betSpots(v) {
+    const n = v.limits?.spots || 1;
+    const sides = v.limits?.side_bets || [];
+    const out = [];
+    for (let spot = 1; spot <= n; spot += 1) {
+      const p = this.pending[spot] || { main: 0, side: {} };
+      const circle = (wager, name, cents) =>
+        h('button', {
+          type: 'button',
+          class: `circle ${wager === 'main' ? 'main' : 'side'} bet${cents ? ' has' : ''}`,
+          dataset: { key: `bet-${spot}-${wager}`, spot, wager, amount: plain(cents), min: this.limitOf(wager)?.min ?? '' },
+          'aria-label': `Spot ${spot}, ${name}: ${fmt(cents)}. Add a ${fmt(this.chip ?? 0)} chip`,
+          onclick: () => this.addChip(spot, wager),
+        },
+        h('span', { class: 'circle-name' }, wager === 'main' ? 'Main' : name),
+        h('span', { class: 'circle-amount' }, cents ? fmt(cents) : ''));
+      out.push(h('div', { class: 'spot betting', dataset: { spot } },
+        h('p', { class: 'spot-name' }, `Spot ${spot}`),
+        h('div', { class: 'circles' },
+          circle('main', 'main bet', p.main),
+          sides.map((s) => circle(s.id, this.sideName(s.id), p.side[s.id] || 0)))));
+    }
+    return out;
+  }
+
+  pendingTotal() {
+    let t = 0;
+    for (const p of Object.values(this.pending)) {
+      t += p.main;
+      for (const c of Object.values(p.side)) t += c;
+    }
+    return t;
+  }
+
+  addChip(spot, wager) {
+    if (!this.betting() || !this.chip) return;
+    const lim = this.limitOf(wager);
+    const max = toCents(lim?.max) ?? Infinity;
+    const p = this.pending[spot] || { main: 0, side: {} };
+    const now = wager === 'main' ? p.main : p.side[wager] || 0;
+    const next = Math.min(now + this.chip, max);
+    const bal = toCents(this.view?.you?.balance) ?? 0;
+    if (this.pendingTotal() - now + next > bal) {
+      notice('That is more than your balance.', 'error');
+      return;
+    }
+    if (wager === 'main') p.main = next;
+    else p.side[wager] = next;
+    this.pending[spot] = p;
+    notice('');
+    this.render();
+  }
+
+  clearBets() {
+    this.pending = {};
+    this.render();
+  }
+
+  rebet() {
+    if (!this.betting() || !this.lastBets) return;
+    this.pending = {};
+    for (const s of this.lastBets) {
+      const side = {};
+      for (const [id, a] of Object.entries(s.side || {})) side[id] = toCents(a) ?? 0;
+      this.pending[s.spot] = { main: toCents(s.main) ?? 0, side };
+    }
+    this.render();
+  }
+
+  placeBets() {
+    if (!this.betting()) return;
+    const spots = [];
+    for (const [spot, p] of Object.entries(this.pending)) {
+      const side = {};
+      for (const [id, c] of Object.entries(p.side)) if (c > 0) side[id] = plain(c);
+      if (p.main === 0 && Object.keys(side).length) {
+        notice(`Spot ${spot}: a side bet needs a main bet on its spot.`, 'error');
+        return;
+      }
+      if (p.main > 0) spots.push({ spot: Number(spot), main: plain(p.main), side });
+    }
+    if (!spots.length) {
+      notice('Click a chip onto a betting circle first.', 'error');
+      return;
+    }
+    const min = toCents(this.view.limits?.main?.min) ?? 0;
+    const low = spots.find((s) => toCents(s.main) < min);
+    if (low) {
+      notice(`Spot ${low.spot}: the minimum main bet is ${show(this.view.limits.main.min)}.`, 'error');
+      return;
+    }
+    const round = this.view.round_id;
+    const msg = { type: 'bet', round, id: `b-${round}-${Date.now() % 1e9}`, spots };
+    if (this.send(msg)) {
+      this.sent = msg;
+      notice('');
+      this.render();
+    }
+  }
+
+  act(d, choice, amount) {
+    const id = `a-${this.view.round_id}-${(this.counter += 1)}-${Math.floor(Math.random() * 1e6)}`;
+    const msg = { type: 'act', round: this.view.round_id, spot: d.spot, hand: d.hand, decision: choice.decision, id };
+    if (amount) msg.amount = amount;
+    if (this.send(msg)) {
+      this.acted.add(`${d.spot}-${d.hand}`);
+      this.render();
+    }
+  }
+
+  drawControls(v) {
+    const me = this.mySeat();
+    const parts = [];
+    if (me === null) {
+      if (!v.closed) {
+        parts.push(h('button', { type: 'button', class: 'btn primary', id: 'sit', dataset: { key: 'sit' }, onclick: () => this.send({ type: 'sit' }) }, 'Take a seat'));
+      }
+      fill(this.controls, parts);
+      return;
+    }
+    if (this.betting()) {
+      const values = chipValues(v.limits);
+      if (!values.includes(this.chip)) {
+        const min = toCents(v.limits?.main?.min) ?? values[0];
+        this.chip = values.find((x) => x >= min) ?? values[0];
+      }
+      parts.push(h('div', { class: 'chips', role: 'group', 'aria-label': 'Chips' },
+        values.map((c, i) => h('button', {
+          type: 'button',
+          class: `chip chip-${i}`,
+          'aria-pressed': String(c === this.chip),
+          'aria-label': `Chip ${fmt(c)} (key ${i + 1})`,
+          dataset: { key: `chip-${c}`, chip: plain(c) },
+          onclick: () => { this.chip = c; this.render(); },
+        }, chipFace(c)))));
+      const total = this.pendingTotal();
+      parts.push(h('div', { class: 'row bet-actions' },
+        h('button', { type: 'button', class: 'btn', id: 'rebet', dataset: { key: 'rebet' }, disabled: !this.lastBets, onclick: () => this.rebet() }, 'Rebet (R)'),
+        h('button', { type: 'button', class: 'btn', id: 'clear', dataset: { key: 'clear' }, disabled: total === 0, onclick: () => this.clearBets() }, 'Clear (C)'),
+        h('button', { type: 'button', class: 'btn primary', id: 'place-bets', dataset: { key: 'place' }, disabled: total === 0, onclick: () => this.placeBets() }, `Place bets ${fmt(total)} (B)`)));
+    }
+    for (const d of v.you?.decisions || []) {
+      if (d.answered || this.acted.has(`${d.spot}-${d.hand}`)) continue;
+      const sp = (v.round?.spots || []).find((s) => s.seat === me && s.spot === d.spot);
+      const hd = sp?.hands?.find((x) => x.hand === d.hand);
+      const buttons = [];
+      for (const c of d.choices || []) {
+        const key = KEYS[c.decision];
+        let label = LABELS[c.decision] || c.decision;
+        if (c.decision === 'double' && c.amount) label = `Double ${show(c.amount.full)}`;
+        if (c.decision === 'insurance' && c.amount) label = `Insurance ${show(c.amount.full)}`;
+        if (c.decision === 'split' && hd) label = `Split ${show(hd.stake)}`;
+        if (c.decision === 'surrender' && hd) label = `Surrender (get ${fmt(Math.floor((toCents(hd.stake) ?? 0) / 2))} back)`;
+        if (c.decision === 'even-money' && sp) label = `Even money +${show(sp.main)}`;
+        buttons.push(h('button', {
+          type: 'button',
+          class: `btn decision ${c.decision}`,
+          dataset: { key: `act-${d.spot}-${d.hand}-${c.decision}`, decision: c.decision },
+          'aria-keyshortcuts': key,
+          onclick: () => this.act(d, c, c.amount ? c.amount.full : undefined),
+        }, label, key ? h('kbd', {}, key) : null));
+        if ((c.decision === 'double' || c.decision === 'insurance') && c.amount && toCents(c.amount.min) < toCents(c.amount.full)) {
+          const input = h('input', {
+            type: 'number', class: 'less', min: c.amount.min, max: c.amount.max, step: c.amount.step,
+            value: c.amount.min, 'aria-label': `${LABELS[c.decision]} amount, ${show(c.amount.min)} to ${show(c.amount.max)}`,
+            dataset: { key: `less-${d.spot}-${d.hand}-${c.decision}` },
+          });
+          buttons.push(h('span', { class: 'less-box' }, input,
+            h('button', {
+              type: 'button', class: 'btn decision', dataset: { key: `act-less-${d.spot}-${d.hand}-${c.decision}`, decision: `${c.decision}-less` },
+              onclick: () => {
+                const cents = toCents(input.value);
+                if (cents === null) { notice('Write an amount such as 5.00', 'error'); return; }
+                this.act(d, c, plain(cents));
+              },
+            }, c.decision === 'double' ? 'Double for less' : 'Insure for less')));
+        }
+      }
+      const what = d.offer
+        ? `Spot ${d.spot}: the dealer shows an ace.`
+        : `Spot ${d.spot}${(sp?.hands?.length || 0) > 1 ? `, hand ${d.hand}` : ''}: ${hd ? `${hd.soft ? 'soft ' : ''}${hd.total}` : ''}`;
+      parts.push(h('div', { class: 'decisions', role: 'group', 'aria-label': what, dataset: { spot: d.spot, hand: d.hand } },
+        h('p', { class: 'decision-what' }, what), buttons));
+    }
+    fill(this.controls, parts);
+  }
+
+  drawResults(v) {
+    const me = this.mySeat();
+    const lines = v.settlements || [];
+    const mine = lines.filter((s) => s.seat === me);
+    let won = 0;
+    let lost = 0;
+    for (const s of mine) {
+      const net = toCents(s.net) ?? 0;
+      if (net > 0) won += net;
+      else lost -= net;
+    }
+    const items = [...mine, ...lines.filter((s) => s.seat !== me)].map((s) => {
+      const net = toCents(s.net) ?? 0;
+      return h('li', {
+        class: `settlement ${net > 0 ? 'won' : net < 0 ? 'lost' : 'push'}${s.seat === me ? ' mine' : ''}`,
+        dataset: { seat: s.seat, spot: s.spot, hand: s.hand, wager: s.wager, net: s.net, stake: s.stake, returned: s.returned },
+      }, s.seat === me ? '' : `${(v.seats || []).find((x) => x.seat === s.seat)?.player || `Seat ${s.seat}`}: `, String(s.text).replace(/([+-]?)(\d+\.\d\d)$/, (m, sign, a) => `${sign}${show(a)}`));
+    });
+    const totals = mine.length
+      ? h('p', { class: 'totals', id: 'totals' },
+        h('span', { class: 'won', dataset: { value: plain(won) } }, `Won ${fmt(won)}`), ' · ',
+        h('span', { class: 'lost', dataset: { value: plain(lost) } }, `Lost ${fmt(lost)}`))
+      : null;
+    fill(this.results, items.length ? h('ul', { class: 'settlements', id: 'settlements' }, items) : h('p', { class: 'muted' }, 'No results yet this round.'), totals);
+    const done = !v.in_play || v.round?.phase === 'done';
+    this.results.dataset.round = v.round_id ?? '';
+    this.results.dataset.done = String(Boolean(done && v.round));
+    const key = `${v.round_id}`;
+    if (done && mine.length && !this.announced.has(key)) {
+      this.announced.add(key);
+      announce(`${mine.map((s) => s.text).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
+    }
+  }
+
+  /** Says the cards new to the player's own hands and the dealer's. */
+  announceCards(v) {
+    const said = this.said || (this.said = new Set());
+    const me = this.mySeat();
+    const d = v.round?.dealer;
+    (d?.cards || []).forEach((c, i) => {
+      const k = `${v.round_id}-d-${i}-${c}`;
+      if (!said.has(k)) {
+        said.add(k);
+        announce(`Dealer: ${cardName(c)}${i > 0 ? `, total ${d.total}` : ''}.`);
+      }
+    });
+    for (const sp of (v.round?.spots || []).filter((s) => s.seat === me)) {
+      for (const hd of sp.hands || []) {
+        const k = `${v.round_id}-${sp.spot}-${hd.hand}-${(hd.cards || []).join('')}`;
+        if (!said.has(k) && hd.cards?.length) {
+          said.add(k);
+          announce(`Your spot ${sp.spot}${sp.hands.length > 1 ? ` hand ${hd.hand}` : ''}: ${cardsText(hd.cards)}, total ${hd.total}.`);
+        }
+      }
+    }
+    if (said.size > 500) this.said = new Set();
+  }
+
+  leave() {
+    if (this.mySeat() !== null) this.send({ type: 'leave' });
+    location.hash = '#/lobby';
+  }
+
+  // ---- keys -------------------------------------------------------------------
+
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || panelOpen()) return;
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) return;
+    const k = e.key.length === 1 ? e.key.toUpperCase() : e.key;
+    const v = this.view;
+    if (!v) return;
+    if (this.betting()) {
+      const values = chipValues(v.limits);
+      if (/^[1-9]$/.test(k) && values[Number(k) - 1]) {
+        this.chip = values[Number(k) - 1];
+        this.render();
+      } else if (k === 'R') this.rebet();
+      else if (k === 'C') this.clearBets();
+      else if (k === 'B') this.placeBets();
+      else return;
+      e.preventDefault();
+      return;
+    }
+    const word = Object.keys(KEYS).find((w) => KEYS[w] === k);
+    if (!word) return;
+    for (const d of v.you?.decisions || []) {
+      if (d.answered || this.acted.has(`${d.spot}-${d.hand}`)) continue;
+      const c = (d.choices || []).find((x) => x.decision === word);
+      if (c) {
+        e.preventDefault();
+        this.act(d, c, c.amount ? c.amount.full : undefined);
+        return;
+      }
+    }
+  }
+}

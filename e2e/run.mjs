@@ -1,0 +1,612 @@
+// The browser table's end-to-end tests, in Debian's Chromium (headless) through
+// playwright-core. Run by crates/felt-server/tests/browser.rs against a server in
+// test mode (FELT_URL) whose tables it names; exits non-zero if any test fails.
+//
+//   node e2e/run.mjs [NAME-FILTER]
+//
+// Every amount the page shows for a wager is checked against the books (the
+// player's recall, GET /api/history). Nothing here asserts a time.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import {
+  URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName,
+} from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+fs.mkdirSync(OUT, { recursive: true });
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+/** The books' settlements of the player's round `id`: "wager stake net" lines. */
+async function booksLines(page, round) {
+  const h = await history(page);
+  const g = h.games.find((x) => x.round === round);
+  assert(g, `round ${round} is in the player's recall`);
+  assert(g.status === 'finished', `round ${round} finished (${g.status})`);
+  // The books number the round's seats 0.. in the order of its players.
+  const seat = g.players.indexOf(h.player);
+  assert(seat >= 0, `${h.player} played round ${round}`);
+  const lines = g.events.filter((e) => e.event === 'settled' && e.at.seat === seat).map((e) => {
+    const w = typeof e.bet === 'object' ? e.bet.side : ['double', 'split', 'main'].includes(e.bet) ? 'main' : e.bet;
+    return `${w} ${e.stake} ${plain(cents(e.returned) - cents(e.stake))}`;
+  });
+  return { lines: lines.sort(), game: g };
+}
+
+const RANKS = { Ace: 'A', Ten: 'T', Jack: 'J', Queen: 'Q', King: 'K', Two: '2', Three: '3', Four: '4', Five: '5', Six: '6', Seven: '7', Eight: '8', Nine: '9' };
+
+/** A card as the books write it ({"rank": "Queen", "suit": "Diamonds"}) as "Qd". */
+function bookCard(c) {
+  if (typeof c === 'string') return c;
+  return `${RANKS[c.rank] ?? c.rank}${String(c.suit)[0].toLowerCase()}`;
+}
+
+/** The page's settlement lines of the player: "wager stake net". */
+function pageLines(rows) {
+  return rows.map((r) => `${r.wager} ${r.stake} ${r.net}`).sort();
+}
+
+/** Checks the page's settlement lines and balance against the books; returns them. */
+async function checkAgainstBooks(p) {
+  const shown = await settled(p.page);
+  const { rows, round } = shown;
+  const { lines, game } = await booksLines(p.page, round);
+  eq(pageLines(rows), lines, `round ${round}: the page's settlements equal the books'`);
+  eq(shown.balance, game.balance_after, `round ${round}: the page's balance equals the books'`);
+  // Won and lost totals add up to the net of the lines.
+  const net = rows.reduce((a, r) => a + cents(r.net), 0);
+  eq(cents(shown.won) - cents(shown.lost), net, 'won minus lost is the round net');
+  eq(cents(game.balance_after) - cents(game.balance_before), net, 'the round net moved the balance');
+  // No script error and no refused message (a policy violation is a console error).
+  eq(p.errors, [], 'no script error on the page');
+  eq(p.frames.filter((f) => f.type === 'error'), [], 'the server refused nothing the page sent');
+  return { rows, round, game };
+}
+
+/** Plays the hand in play by a simple rule until the round is settled. */
+async function standAll(page) {
+  const done = '#results[data-done="true"]';
+  for (let i = 0; i < 12; i += 1) {
+    if (await page.$(done)) return;
+    const stand = await page.$('.decision[data-decision="stand"]');
+    if (stand) await stand.click().catch(() => {});
+    await page.waitForSelector(`${done}, .decision[data-decision="stand"]`);
+  }
+}
+
+// ---- the page's arithmetic ----------------------------------------------------
+
+test('amounts are integer cents: parsing, formatting and chip values', async (b) => {
+  const context = await b.newContext();
+  const page = await context.newPage();
+  await page.goto(URL + '/');
+  const r = await page.evaluate(async () => {
+    const m = await import('/assets/money.js');
+    return {
+      cents: ['10.00', '10', '12.5', '0.07', '-3.25', '1.234', 'x', '', '1e3'].map(m.toCents),
+      plain: [1250, 5, -325, 0].map(m.plain),
+      fmt: [500000, 123456789, -1000].map(m.fmt),
+      chips: m.chipValues({ main: { min: '5.00', max: '500.00', increment: '1.00' }, side_bets: [{ min: '1.00' }] }),
+      small: m.chipValues({ main: { min: '2.00', max: '10.00', increment: '1.00' }, side_bets: [] }),
+      sum: m.plain(['0.10', '0.20'].map(m.toCents).reduce((a, c) => a + c, 0)),
+    };
+  });
+  eq(r.cents, [1000, 1000, 1250, 7, -325, null, null, null, null], 'toCents');
+  eq(r.plain, ['12.50', '0.05', '-3.25', '0.00'], 'plain');
+  eq(r.fmt, ['5,000.00', '1,234,567.89', '-10.00'], 'fmt');
+  eq(r.chips, [100, 200, 500, 1000, 2500, 5000], 'the chips of a 5 to 500 table with a 1.00 side bet');
+  eq(r.small, [200, 500, 1000], 'the chips of a 2 to 10 table');
+  eq(r.sum, '0.30', 'no floating point');
+  await context.close();
+});
+
+// ---- a full round of each game ------------------------------------------------
+
+const GAMES = ['classic', 'lucky-7', 'lucky-lucky', 'blazing-7s', 'blackjack-bonus', 'lucky-ladies'];
+for (const game of GAMES) {
+  test(`a full round of ${game}, from registering to the settlement lines, equals the books`, async (b) => {
+    const p = await player(b, uniqueName('g'));
+    // Player 10 9 (19) against a dealer 8 with a 7 in the hole, who draws a ten.
+    await stack(game, 'Tc 7d 9h 8s Ts');
+    await sit(p, game);
+    await p.page.waitForSelector('.circle.bet');
+    const betting = await p.page.textContent('#countdown');
+    assert(/^Bets close in \d+ s$/.test(betting), `the betting countdown: ${betting}`);
+    const limits = await p.page.$$eval('.circle.bet[data-spot="1"]', (els) => els.map((e) => e.dataset.wager));
+    const side = {};
+    for (const w of limits.filter((x) => x !== 'main')) side[w] = await minOf(p.page, w);
+    await bet(p.page, { 1: { main: await minOf(p.page, 'main'), side } });
+    await p.page.waitForSelector('.decision[data-decision="stand"]');
+    const countdown = await p.page.textContent('#countdown');
+    assert(/^Decide in \d+ s$/.test(countdown), `the decision countdown: ${countdown}`);
+    // Only the legal decisions are offered, each with its key.
+    const words = await p.page.$$eval('.decision', (els) => els.map((e) => e.dataset.decision));
+    assert(words.includes('hit') && words.includes('double') && !words.includes('split'), `decisions ${words}`);
+    await decide(p.page, 'stand');
+    const { rows } = await checkAgainstBooks(p);
+    assert(rows.some((r) => r.wager === 'main' && cents(r.net) > 0), 'the main bet won (the dealer busts)');
+    eq(await p.page.getAttribute('.seat.mine .card[data-card="Tc"]', 'aria-label'), 'ten of clubs', 'a card is labelled');
+    eq(await p.page.getAttribute('#dealer-cards .card[data-card="7d"]', 'aria-label'), 'seven of diamonds', 'the turned hole card');
+    // A progressive's meter counts up to the value the books committed.
+    for (const m of await p.page.$$('[data-meter]')) {
+      const committed = await m.getAttribute('data-value');
+      for (let i = 0; i < 100 && (await m.$eval('strong', (e) => e.textContent)).replace(/,/g, '') !== committed; i += 1) {
+        await p.page.waitForTimeout(50);
+      }
+      eq((await m.$eval('strong', (e) => e.textContent)).replace(/,/g, ''), committed, 'the meter reaches its committed value');
+    }
+    assert(rows.length === 1 + Object.keys(side).length, `a line per wager: ${JSON.stringify(rows)}`);
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  });
+}
+
+/** The table's minimum for a wager, as the betting circle has it (from the view). */
+async function minOf(page, wager) {
+  return page.getAttribute(`.circle.bet[data-spot="1"][data-wager="${wager}"]`, 'data-min');
+}
+
+// ---- stacked-shoe scenarios ---------------------------------------------------
+
+test('split, resplit and a double for less (Lucky Ladies): each wager on the page equals the books', async (b) => {
+  const p = await player(b, uniqueName('split'));
+  await stack('ll-split', '8c Th 8d 6s 8h 3c Kc Tc Td 9s');
+  await sit(p, 'll-split');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'split');
+  // The pointer is under the hand in play: the first of the split.
+  eq(await p.page.getAttribute('.seat.mine .hand.in-play[aria-current="true"]:has(.pointer)', 'data-hand'), '1', 'the hand in play');
+  await decide(p.page, 'split'); // the second 8: resplit
+  // 8 3 = 11: double for less, 5.00 of the 10.00 bet.
+  await p.page.waitForSelector('.decision[data-decision="double-less"]');
+  const label = await p.page.textContent('.decision[data-decision="double"]');
+  assert(label.includes('10.00'), `the full double's amount is shown: ${label}`);
+  await p.page.fill('input.less', '5.00');
+  await p.page.click('.decision[data-decision="double-less"]');
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  const stakes = rows.map((r) => r.stake).sort();
+  eq(stakes, ['10.00', '10.00', '15.00'], 'three hands: one doubled for 5.00');
+  assert(rows.every((r) => cents(r.net) > 0), 'the dealer busts: every hand wins');
+  await p.context.close();
+});
+
+test('a surrender after a split (Lucky Ladies)', async (b) => {
+  const p = await player(b, uniqueName('surr'));
+  // 8 8 against a dealer 9 (ten in the hole: 19); the first hand draws a 6 (14).
+  await stack('ll-surrender', '8c Th 8d 9s 6c Tc');
+  await sit(p, 'll-surrender');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'split');
+  const label = await p.page.textContent('.decision[data-decision="surrender"]');
+  assert(label.includes('5.00'), `the surrender shows what comes back: ${label}`);
+  await decide(p.page, 'surrender');
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  assert(rows.some((r) => r.net === '-5.00'), `a surrendered hand loses half: ${JSON.stringify(rows)}`);
+  await p.context.close();
+});
+
+test('insurance won against a dealer blackjack (Classic)', async (b) => {
+  const p = await player(b, uniqueName('ins'));
+  await stack('c-insurance', 'Tc Kd 9h Ah');
+  await sit(p, 'c-insurance');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await p.page.waitForSelector('.decision[data-decision="insurance"]');
+  const label = await p.page.textContent('.decision[data-decision="insurance"]');
+  assert(label.includes('5.00'), `the insurance amount is shown: ${label}`);
+  await decide(p.page, 'insurance');
+  const { rows } = await checkAgainstBooks(p);
+  const ins = rows.find((r) => r.wager === 'insurance');
+  eq([ins?.stake, ins?.net], ['5.00', '10.00'], 'insurance 5.00 pays 2 to 1');
+  await p.context.close();
+});
+
+test('insurance asked of two spots at once: one insured for less, one declined', async (b) => {
+  const p = await player(b, uniqueName('offers'));
+  // Spot 1: 10 9, spot 2: 9 8, against an ace up with a king in the hole.
+  await stack('c-offers', 'Tc 9c Kd 9h 8h Ah');
+  await sit(p, 'c-offers');
+  await bet(p.page, { 1: { main: '10.00' }, 2: { main: '20.00' } });
+  await p.page.waitForSelector('.decisions[data-spot="2"] .decision[data-decision="decline"]');
+  eq(await p.page.$$eval('.decisions', (els) => els.map((e) => e.dataset.spot)), ['1', '2'], 'both spots are asked');
+  // Spot 1 insures 3.00 of the 5.00 it may; the first answer is kept until the second.
+  await p.page.fill('.decisions[data-spot="1"] input.less', '3.00');
+  await p.page.click('.decisions[data-spot="1"] .decision[data-decision="insurance-less"]');
+  await p.page.waitForSelector('.decisions[data-spot="1"]', { state: 'detached' });
+  await p.page.keyboard.press('n');
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => `${r.spot} ${r.wager} ${r.stake} ${r.net}`).sort(),
+    ['1 insurance 3.00 6.00', '1 main 10.00 -10.00', '2 main 20.00 -20.00'], 'insurance for less won on spot 1 only');
+  assert(p.frames.some((f) => f.type === 'accepted'), 'the first answer was kept (accepted)');
+  await p.context.close();
+});
+
+test('even money on a blackjack against an ace (Classic)', async (b) => {
+  const p = await player(b, uniqueName('even'));
+  await stack('c-even', 'Ac Kd Kh As');
+  await sit(p, 'c-even');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'even-money');
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => r.net), ['10.00'], 'even money: +10.00 on the 10.00 bet');
+  await p.context.close();
+});
+
+test('Lucky 7: three suited sevens', async (b) => {
+  const p = await player(b, uniqueName('l7'));
+  // 7 7 against a dealer 5 (ten in the hole); the next card, a third suited 7, ends
+  // the Lucky 7 bet (L7-4).
+  await stack('l7-sevens', '7h Th 7h 5c 7h 9s');
+  await sit(p, 'l7-sevens');
+  await bet(p.page, { 1: { main: '5.00', side: { 'lucky-7': '1.00' } } });
+  await decide(p.page, 'hit');
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  const l7 = rows.find((r) => r.wager === 'lucky-7');
+  assert(l7 && cents(l7.net) >= 100 * 100, `three suited sevens pay big: ${JSON.stringify(l7)}`);
+  const text = await p.page.textContent('.settlement.mine[data-wager="lucky-7"]');
+  assert(text.includes('first three cards 7s of one suit, 500 to 1: +500.00'), `the line names the hand and its pay: ${text}`);
+  await p.context.close();
+});
+
+test('Blazing 7s: the jackpot, shown at once, and the meter reset', async (b) => {
+  const p = await player(b, uniqueName('b7'));
+  await stack('b7-jackpot', '7s 9c 7s Th 7s');
+  await sit(p, 'b7-jackpot');
+  const before = await p.page.getAttribute('[data-meter="blazing-7s"]', 'data-value');
+  await bet(p.page, { 1: { main: '10.00', side: { 'blazing-7s': '1.00' } } });
+  await decide(p.page, 'hit');
+  const { rows, game } = await checkAgainstBooks(p);
+  const jackpot = rows.find((r) => r.wager === 'blazing-7s');
+  assert(jackpot && cents(jackpot.net) > cents(before), `the jackpot (${jackpot?.net}) is the meter (${before})`);
+  // The meter is back at its reset after the award, shown at once.
+  const meter = await p.page.getAttribute('[data-meter="blazing-7s"]', 'data-value');
+  const shown = await p.page.textContent('[data-meter="blazing-7s"] strong');
+  const lobby = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'b7-jackpot').meters[0]);
+  eq(meter, lobby.reset, 'the meter shows its reset value');
+  eq(shown.replace(/,/g, ''), lobby.reset, 'the reset is shown at once');
+  // The books: the award took the meter, which was reset to the value the page shows.
+  const award = game.events.find((e) => e.event === 'meter' && e.why === 'award');
+  const reset = game.events.find((e) => e.event === 'meter' && e.why === 'reset');
+  assert(award && reset, `the books award and reset the meter: ${JSON.stringify(game.events.filter((e) => e.event === 'meter'))}`);
+  eq(jackpot.net, plain(cents(award.change.before) - cents(award.change.after)), 'the jackpot is the award the books took from the meter');
+  eq(meter, reset.change.after, 'the page shows the meter the books reset');
+  await p.context.close();
+});
+
+test('Lucky Ladies: queen of hearts pair with a dealer blackjack', async (b) => {
+  const p = await player(b, uniqueName('ll'));
+  await stack('ll-queens', 'Qh Ac Qh Kd');
+  await sit(p, 'll-queens');
+  await bet(p.page, { 1: { main: '10.00', side: { 'lucky-ladies': '5.00' } } });
+  // A dealer ace up: even money is not offered (no blackjack), insurance is.
+  await p.page.waitForSelector('.decision[data-decision="decline"], #totals');
+  if (await p.page.$('.decision[data-decision="decline"]')) await decide(p.page, 'decline');
+  const { rows } = await checkAgainstBooks(p);
+  const ll = rows.find((r) => r.wager === 'lucky-ladies');
+  eq(ll?.net, '5000.00', 'queen of hearts pair with dealer blackjack pays 1000 to 1');
+  const text = await p.page.textContent('.settlement.mine[data-wager="lucky-ladies"]');
+  assert(text.includes('+5,000.00') && text.includes('1000 to 1'), `the line: ${text}`);
+  await p.context.close();
+});
+
+// ---- two players, hidden information ------------------------------------------
+
+test('two players and a watcher: each sees the others\' cards; no frame holds the hole card before it is turned', async (b) => {
+  const a = await player(b, uniqueName('ann'));
+  const c = await player(b, uniqueName('bob'));
+  // Ann 9 8, Bob 10 7; the dealer's hole card is the only queen of diamonds dealt.
+  await stack('two', '9c Tc Qd 8c 7d 5s 9h');
+  await sit(a, 'two');
+  await sit(c, 'two');
+  // A third player watches without a seat.
+  const w = await player(b, uniqueName('eve'));
+  await w.page.waitForSelector('[data-table="two"]');
+  const seats = await w.page.textContent('[data-table="two"]');
+  assert(seats.includes('2 of 7 seats taken, 5 free'), `the lobby's seats: ${seats}`);
+  await w.page.click('[data-table="two"] a.btn');
+  await w.page.waitForSelector('#sit');
+  const seatA = Number(await a.page.getAttribute('.seat.mine', 'data-seat'));
+  const seatC = Number(await c.page.getAttribute('.seat.mine', 'data-seat'));
+  await bet(a.page, { 1: { main: '10.00' } });
+  await bet(c.page, { 1: { main: '10.00' } });
+  // Each page shows the other's first cards.
+  await a.page.waitForSelector(`.seat[data-seat="${seatC}"] .card[data-card="Tc"]`);
+  await c.page.waitForSelector(`.seat[data-seat="${seatA}"] .card[data-card="9c"]`);
+  for (const p of [a, c]) {
+    const back = await p.page.getAttribute('#dealer-cards .card.back', 'aria-label');
+    eq(back, 'face-down card', 'the hole card is drawn face down');
+  }
+  await Promise.all([standAll(a.page), standAll(c.page)]);
+  await dealt(a.page);
+  await a.page.screenshot({ path: path.join(OUT, 'two-players-desktop.png') });
+  await checkAgainstBooks(a);
+  await checkAgainstBooks(c);
+  const round = Number(await a.page.getAttribute('#results', 'data-round'));
+  const { game } = await booksLines(a.page, round);
+  const hole = game.events.find((e) => e.event === 'dealt' && e.face_up === false);
+  assert(hole, 'the books hold the hole card');
+  // The stacked shoe made it the only queen of diamonds dealt: any "Qd" is the hole card.
+  const code = bookCard(hole.card);
+  eq(code, 'Qd', "the books' hole card");
+  const needle = `"${code}"`;
+  for (const p of [a, c, w]) {
+    let before = 0;
+    let turned = false;
+    // Every frame the page received, of any type, up to the one that turns the card.
+    for (const f of p.frames) {
+      const s = JSON.stringify(f);
+      if (f.type === 'view' && f.round_id === round && f.events?.some((e) => e.event === 'hole-card-turned')) turned = true;
+      if (turned) break;
+      before += 1;
+      assert(!s.includes(needle), `a frame before the turn holds the hole card: ${s.slice(0, 400)}`);
+      for (const e of f.events || []) if (e.face_up === false) assert(!('card' in e), 'a face-down card has no card');
+    }
+    assert(before >= 3, `frames before the turn were read (${before})`);
+    assert(turned, 'the turn was seen');
+    // The other player's seat (each seat, for the watcher) shows their cards.
+    for (const other of p === a ? [seatC] : p === c ? [seatA] : [seatA, seatC]) {
+      const shown = await p.page.$$eval(`.seat[data-seat="${other}"] .card`, (els) => els.map((e) => e.dataset.card));
+      assert(shown.length >= 2, `seat ${other}'s cards are shown: ${shown}`);
+    }
+  }
+  // Bob leaves: Ann's page shows his seat free.
+  await c.page.click('#leave');
+  await a.page.waitForSelector(`.seat.free[data-seat="${seatC}"]`);
+  await a.context.close();
+  await c.context.close();
+  await w.context.close();
+});
+
+// ---- resuming ----------------------------------------------------------------
+
+test('a reload mid-decision resumes the hand', async (b) => {
+  const p = await player(b, uniqueName('rel'));
+  await stack('reload', 'Tc 7d 6h 9s 5c Ts');
+  await sit(p, 'reload');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await p.page.waitForSelector('.decision[data-decision="hit"]');
+  await p.page.reload();
+  // The seat, the cards and the decision are back.
+  await p.page.waitForSelector('.seat.mine .card[data-card="6h"]');
+  await decide(p.page, 'hit');
+  await p.page.waitForSelector('.seat.mine .card[data-card="5c"]');
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => r.net), ['10.00'], '21 against a dealer who busts');
+  await p.context.close();
+});
+
+test('a dropped socket shows the banner, reconnects with last_seq and resumes the hand', async (b) => {
+  const p = await player(b, uniqueName('drop'));
+  await p.page.addInitScript(() => {
+    const Native = window.WebSocket;
+    window.__sockets = [];
+    window.WebSocket = class extends Native {
+      constructor(...a) { super(...a); window.__sockets.push(this); }
+    };
+  });
+  const sent = [];
+  p.page.on('websocket', (ws) => ws.on('framesent', (f) => sent.push(String(f.payload))));
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+  await stack('drop', 'Tc 7d 6h 9s 5c Ts');
+  await sit(p, 'drop');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await p.page.waitForSelector('.decision[data-decision="hit"]');
+  await p.page.evaluate(() => window.__sockets[window.__sockets.length - 1].close());
+  await p.page.waitForSelector('#banner:not([hidden])');
+  await p.page.waitForSelector('#banner', { state: 'hidden' });
+  const hellos = sent.map((s) => JSON.parse(s)).filter((m) => m.type === 'hello');
+  assert(hellos.length >= 2 && hellos[hellos.length - 1].last_seq > 0, `the reconnection says last_seq: ${JSON.stringify(hellos)}`);
+  const welcome = p.frames.filter((f) => f.type === 'welcome').pop();
+  eq(welcome.resumed, true, 'the server resumed the stream');
+  await decide(p.page, 'hit');
+  await standAll(p.page);
+  await checkAgainstBooks(p);
+  await p.context.close();
+});
+
+test('two spots, each with its own bet and hand', async (b) => {
+  const p = await player(b, uniqueName('spots'));
+  // Spot 1: 10 9, spot 2: 9 10; the dealer 8 with a 7 in the hole draws a ten.
+  await stack('spots', 'Tc 9c 7d 9h Tc 8s Ts');
+  await sit(p, 'spots');
+  await bet(p.page, { 1: { main: '10.00' }, 2: { main: '25.00' } });
+  await standAll(p.page);
+  const { rows } = await checkAgainstBooks(p);
+  eq(rows.map((r) => `${r.spot} ${r.stake} ${r.net}`).sort(), ['1 10.00 10.00', '2 25.00 25.00'], 'each spot settled on its own');
+  await p.context.close();
+});
+
+test('an operator closes the table: the page says so in its banner', async (b) => {
+  const p = await player(b, uniqueName('closed'));
+  await sit(p, 'closing');
+  await p.page.waitForSelector('.circle.bet');
+  const op = await b.newContext();
+  const opPage = await op.newPage();
+  await opPage.goto(URL + '/');
+  const status = await opPage.evaluate(async ([name, password]) => {
+    const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password }) });
+    if (!login.ok) return `login ${login.status}`;
+    return (await fetch('/api/operator/tables/closing/close', { method: 'POST' })).status;
+  }, [process.env.FELT_OPERATOR, process.env.FELT_OPERATOR_PASSWORD]);
+  eq(status, 202, 'the operator closes the table');
+  await p.page.waitForSelector('#banner:not([hidden])');
+  const banner = await p.page.textContent('#banner');
+  assert(/closed by operator/.test(banner), `the banner: ${banner}`);
+  const lobby = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'closing').closed);
+  eq(lobby, true, 'the lobby has the table closed');
+  await op.close();
+  await p.context.close();
+});
+
+test('log out, log in: the lobby shows the previous login', async (b) => {
+  const p = await player(b, uniqueName('back'));
+  await p.page.click('text=Log out');
+  await p.page.waitForSelector('#login');
+  await p.page.fill('#name', p.name);
+  await p.page.fill('#password', 'not the password');
+  await p.page.click('#login');
+  await p.page.waitForSelector('#login-error:not(:empty)');
+  const err = await p.page.textContent('#login-error');
+  assert(/wrong/.test(err), `a wrong password is said: ${err}`);
+  await p.page.fill('#password', `${p.name}-secret`);
+  await p.page.click('#login');
+  await p.page.waitForSelector('#tables article');
+  const prev = await p.page.textContent('#previous-login');
+  assert(/^Your previous login: .*\d/.test(prev), `the previous login: ${prev}`);
+  await p.context.close();
+});
+
+// ---- keyboard and accessibility -----------------------------------------------
+
+async function tabTo(page, selector, max = 80) {
+  for (let i = 0; i < max; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+test('a round with the keyboard alone', async (b) => {
+  const p = await player(b, uniqueName('keys'));
+  await stack('keys', 'Tc 7d 9h 8s Ts');
+  await p.page.goto(`${URL}/#/lobby`);
+  await p.page.waitForSelector('[data-table="keys"]');
+  await tabTo(p.page, '[data-table="keys"] a.btn');
+  await p.page.keyboard.press('Enter');
+  await p.page.waitForSelector('#sit');
+  await tabTo(p.page, '#sit');
+  await p.page.keyboard.press('Enter');
+  await p.page.waitForSelector('.circle.bet[data-spot="1"][data-wager="main"]');
+  await p.page.keyboard.press('1');
+  await tabTo(p.page, '.circle.bet[data-spot="1"][data-wager="main"]');
+  await p.page.keyboard.press('Enter');
+  await p.page.keyboard.press('Enter');
+  const amount = await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount');
+  assert(cents(amount) > 0, `chips placed with Enter: ${amount}`);
+  await p.page.keyboard.press('b');
+  await p.page.waitForSelector('.decision[data-decision="stand"]');
+  await p.page.keyboard.press('s');
+  const { rows } = await checkAgainstBooks(p);
+  // The result is said to a screen reader.
+  const live = await p.page.textContent('#live');
+  assert(live.includes(rows[0].text.split(':')[0]) && /Round won/.test(live), `the live region: ${live}`);
+  assert(/Your spot 1: ten of clubs, nine of hearts, total 19/.test(live), `cards announced: ${live}`);
+  // The next round: R puts the last bets back on the circles, and nothing is bet
+  // until the player places them.
+  await p.page.waitForSelector('#rebet:not([disabled])');
+  await stack('keys', 'Tc 7d 9h 8s Ts');
+  const sentBefore = p.sent.filter((m) => m.type === 'bet').length;
+  await p.page.keyboard.press('r');
+  const again = await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount');
+  eq(again, amount, 'Rebet places the last main bet');
+  eq(p.sent.filter((m) => m.type === 'bet').length, sentBefore, 'no bet is sent without the player');
+  await p.page.keyboard.press('b');
+  await p.page.waitForSelector('.decision[data-decision="stand"]');
+  eq(p.sent.filter((m) => m.type === 'bet').length, sentBefore + 1, 'B sends the bet');
+  await p.page.keyboard.press('s');
+  await checkAgainstBooks(p);
+  await p.context.close();
+});
+
+/** Waits until the cards' deal animations have ended (for a picture). */
+async function dealt(page) {
+  // (Not waitForFunction: the page's policy forbids the eval it polls with.)
+  for (let i = 0; i < 100; i += 1) {
+    const still = await page.evaluate(() => document.getAnimations()
+      .some((a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Infinity));
+    if (!still) return;
+    await page.waitForTimeout(50);
+  }
+}
+
+async function axe(page, what) {
+  await page.evaluate(AXE);
+  const r = await page.evaluate(async () => {
+    const res = await window.axe.run(document, { resultTypes: ['violations'] });
+    return res.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+  const bad = r.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  eq(bad, [], `axe on ${what}: no serious or critical violation`);
+}
+
+test('axe-core finds no serious or critical violation; screenshots at desktop and phone size', async (b) => {
+  for (const [label, viewport] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await player(b, uniqueName(`ax${label[0]}`), viewport);
+    await axe(p.page, `the ${label} lobby`);
+    const meter = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'blazing-7s').meters[0].amount);
+    await p.page.waitForSelector('[data-table="blazing-7s"] .meter-amount');
+    const lobbyMeter = await p.page.textContent('[data-table="blazing-7s"] .meter-amount');
+    eq(lobbyMeter.replace(/,/g, ''), meter, 'the lobby shows the live meter');
+    await p.page.screenshot({ path: path.join(OUT, `lobby-${label}.png`) });
+    const table = `axe-${label}`;
+    await stack(table, '8c Tc 8d 6s');
+    await sit(p, table);
+    await p.page.waitForSelector('.circle.bet');
+    await axe(p.page, `the ${label} table, betting`);
+    await bet(p.page, { 1: { main: '10.00', side: { 'lucky-ladies': '5.00' } } });
+    await p.page.waitForSelector('.decision[data-decision="split"]');
+    await dealt(p.page);
+    await axe(p.page, `the ${label} table, deciding`);
+    await p.page.screenshot({ path: path.join(OUT, `table-${label}.png`), fullPage: label === 'phone' });
+    const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    assert(wide <= viewport.width, `no sideways scrolling at ${viewport.width} px: ${wide}`);
+    await p.page.click('#open-rules');
+    await p.page.waitForSelector('.rules-card');
+    const rtp = await p.page.$$eval('table.rtp tr', (rs) => rs.map((r) => r.textContent));
+    assert(rtp.length === 2 && rtp.every((r) => /\d+\.\d\d%$/.test(r)) && /Lucky Ladies/.test(rtp[1]), `each wager's return to player: ${rtp}`);
+    const pays = await p.page.textContent('.paytable');
+    assert(pays.includes('queen of hearts pair with dealer blackjack') && pays.includes('1000 to 1'), `the pay table: ${pays}`);
+    await axe(p.page, `the ${label} rules panel`);
+    await p.page.screenshot({ path: path.join(OUT, `rules-${label}.png`) });
+    await p.page.keyboard.press('Escape');
+    await decide(p.page, 'stand');
+    await p.page.waitForSelector('#results[data-done="true"]');
+    await p.page.click('#open-recall');
+    await p.page.waitForSelector('details.recall');
+    await p.page.click('details.recall summary');
+    await axe(p.page, `the ${label} recall panel`);
+    const lines = await p.page.$$eval('details.recall[open] li', (els) => els.map((e) => e.textContent));
+    assert(lines.some((l) => l.includes('eight of clubs')) && lines.some((l) => /stand/.test(l)), `the recall has every card and decision: ${lines}`);
+    assert(lines.some((l) => /main.*10\.00/.test(l)), `the recall has the wager: ${lines}`);
+    await p.page.screenshot({ path: path.join(OUT, `recall-${label}.png`) });
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  }
+});
+
+// ---- the runner ---------------------------------------------------------------
+
+const filter = process.argv[2] || '';
+const browser = await launch();
+let failed = 0;
+for (const t of tests.filter((x) => x.name.includes(filter))) {
+  const start = Date.now();
+  try {
+    await Promise.race([
+      t.fn(browser),
+      new Promise((_, rej) => setTimeout(() => rej(new Error('the test took over 90 s')), 90000)),
+    ]);
+    console.log(`ok   ${t.name} (${Date.now() - start} ms)`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${t.name}\n     ${String(e?.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
+    for (const ctx of browser.contexts()) {
+      for (const pg of ctx.pages()) {
+        try { await pg.screenshot({ path: path.join(OUT, `fail-${tests.indexOf(t)}.png`) }); } catch (e2) { /* gone */ }
+      }
+      await ctx.close().catch(() => {});
+    }
+  }
+}
+await browser.close();
+console.log(failed ? `${failed} browser test(s) failed` : 'every browser test passed');
+process.exit(failed ? 1 : 0);
