@@ -8,6 +8,8 @@
 //! Screenshots go to `target/e2e/`. `FELT_E2E_FILTER=NAME` runs only the browser tests
 //! whose name contains NAME.
 
+mod common;
+
 use felt_server::app::{self, Server, Settings};
 use felt_server::config;
 use felt_store::{SqliteStore, Store};
@@ -138,18 +140,9 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
 
     // The books after the browser played: sound, every round replays, each stacked.
     let store = SqliteStore::open(&db).unwrap();
-    assert!(store.check_books().unwrap().is_sound());
-    let rounds = store.history(1_000).unwrap();
+    let rounds = common::books_replay(&store);
     assert!(rounds.len() >= 6, "{} rounds", rounds.len());
     for r in &rounds {
-        let ctx = felt_session::journal::ctx_for(&store, r).unwrap();
-        let replayed = felt_session::journal::replay(&ctx, r).unwrap();
-        assert!(
-            replayed.differences.is_empty(),
-            "round {}: {:?}",
-            r.id,
-            replayed.differences
-        );
         assert_eq!(
             r.lab.as_deref(),
             Some(felt_server::test_shoes::MARK),

@@ -6,63 +6,27 @@
 mod common;
 
 use common::{connect, register};
-use felt_server::app::{self, Server, Settings};
+use felt_server::app::Settings;
 use felt_store::{SqliteStore, Store};
 use serde_json::{json, Value};
-use std::time::Duration;
 
 const TABLES: &str = "[[table]]\nname = \"classic\"\ngame = \"classic\"\nbetting_secs = 60\ndecision_secs = 60\npause_ms = 0\n";
 
-fn preset(name: &str) -> Result<felt_core::Rules, String> {
-    match felt_core::presets::load(name) {
-        Some(r) => r.map_err(|e| e.to_string()),
-        None => Err(format!("no game `{name}`")),
-    }
-}
-
-/// A server on new books, in test mode or not; returns its URL, its books' path and
-/// what stops it.
-async fn start(
-    test_shoes: bool,
-) -> (
-    String,
-    tempfile::TempDir,
-    std::path::PathBuf,
-    tokio::sync::oneshot::Sender<()>,
-    tokio::task::JoinHandle<std::io::Result<()>>,
-) {
+/// A server on new books, in test mode or not.
+async fn start(test_shoes: bool) -> common::Running {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
-    let cfg = felt_server::config::parse(TABLES, std::path::Path::new("t.toml"), &preset).unwrap();
     let settings = Settings {
         test_shoes,
         ..Settings::default()
     };
-    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
-    let state = Server::start(
-        Box::new(SqliteStore::open(&db).unwrap()),
-        readers,
-        cfg,
-        settings,
-    )
-    .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let task = tokio::spawn(app::serve(
-        listener,
-        state,
-        async move {
-            let _ = rx.await;
-        },
-        Duration::from_secs(2),
-    ));
-    (url, dir, db, tx, task)
+    common::start_with(dir, db, TABLES, settings).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_and_its_assets_carry_their_types_a_strict_policy_and_are_revalidated() {
-    let (url, _dir, _db, stop, task) = start(false).await;
+    let server = start(false).await;
+    let url = server.url.clone();
     let http = reqwest::Client::new();
     let page = http.get(format!("{url}/")).send().await.unwrap();
     assert_eq!(page.status(), 200);
@@ -121,13 +85,13 @@ async fn the_page_and_its_assets_carry_their_types_a_strict_policy_and_are_reval
         .await
         .unwrap();
     assert_eq!(r.status(), 404);
-    let _ = stop.send(());
-    let _ = task.await;
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
-    let (url, _dir, db, stop, task) = start(true).await;
+    let server = start(true).await;
+    let url = server.url.clone();
     let http = reqwest::Client::new();
     let post = |table: &str, body: Value| {
         http.post(format!("{url}/api/test/tables/{table}/shoe"))
@@ -194,8 +158,7 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
     .await;
     let end = c.until(5, |v| v["in_play"] == false).await;
     assert_eq!(end["round"]["dealer"]["cards"], json!(["7d", "8s", "Ts"]));
-    let _ = stop.send(());
-    let _ = task.await;
+    let (_dir, db) = server.stop().await;
     let store = SqliteStore::open(&db).unwrap();
     let rounds = store.history(10).unwrap();
     assert_eq!(rounds.len(), 1);

@@ -48,13 +48,23 @@ pub async fn start(tables: &str) -> Running {
 
 /// Starts a server on these books.
 pub async fn start_on(dir: tempfile::TempDir, db: PathBuf, tables: &str) -> Running {
-    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
-    let store = felt_store::SqliteStore::open(&db).unwrap();
     let settings = Settings {
         rate_per_s: 50.0,
         burst: 60.0,
         ..Settings::default()
     };
+    start_with(dir, db, tables, settings).await
+}
+
+/// Starts a server on these books with these settings.
+pub async fn start_with(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    tables: &str,
+    settings: Settings,
+) -> Running {
+    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
+    let store = felt_store::SqliteStore::open(&db).unwrap();
     let state = Server::start(
         Box::new(store),
         Some(felt_server::books::sqlite_readers(db.clone())),
@@ -188,4 +198,22 @@ impl Client {
             }
         }
     }
+}
+
+/// The books are sound and every round replays identical to its log; the rounds.
+pub fn books_replay(store: &felt_store::SqliteStore) -> Vec<felt_store::RoundRecord> {
+    use felt_store::Store;
+    assert!(store.check_books().unwrap().is_sound());
+    let rounds = store.history(1_000).unwrap();
+    for r in &rounds {
+        let ctx = felt_session::journal::ctx_for(store, r).unwrap();
+        let replayed = felt_session::journal::replay(&ctx, r).unwrap();
+        assert!(
+            replayed.differences.is_empty(),
+            "round {}: {:?}",
+            r.id,
+            replayed.differences
+        );
+    }
+    rounds
 }
