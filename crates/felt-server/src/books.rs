@@ -209,27 +209,7 @@ impl Books {
     /// open no readers (blocking, like [`Books::with`]). A read sees every call
     /// committed before it began, and nothing uncommitted.
     pub fn read<T>(&self, f: impl FnOnce(&dyn Store) -> T) -> T {
-        let pooled = match &self.open_reader {
-            None => None,
-            Some(open) => {
-                let pooled = self
-                    .readers
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .pop();
-                match pooled {
-                    Some(r) => Some(r),
-                    None => match open() {
-                        Ok(r) => Some(r),
-                        Err(e) => {
-                            tracing::warn!(error = %e, "cannot open a reader of the books; reading through the writer");
-                            None
-                        }
-                    },
-                }
-            }
-        };
-        let Some(reader) = pooled else {
+        let Some(reader) = self.take_reader() else {
             let mut w = self.lock_writer();
             // The open group's calls wait for this commit; a failure is theirs to
             // report (this read then sees the books without them).
@@ -242,6 +222,22 @@ impl Books {
             .unwrap_or_else(PoisonError::into_inner)
             .push(reader);
         out
+    }
+
+    /// A read-only connection: one from the pool, or a new one; `None` when the
+    /// books open no readers (or opening one fails).
+    fn take_reader(&self) -> Option<Box<dyn Store + Send>> {
+        let open = self.open_reader.as_ref()?;
+        let pooled = self
+            .readers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop();
+        pooled.or_else(|| {
+            open()
+                .map_err(|e| tracing::warn!(error = %e, "cannot open a reader of the books; reading through the writer"))
+                .ok()
+        })
     }
 
     /// [`Books::read`] from async code, on the blocking pool.

@@ -100,19 +100,29 @@ struct Tally {
 
 type Shared = Arc<Mutex<Tally>>;
 
-/// GETs `url` as JSON, asking again while the server is away (a restart).
-async fn get_json(http: &reqwest::Client, url: &str) -> Result<Value, String> {
+/// Sends the request `make` builds, asking again while the server is away (a
+/// restart: the connection is refused), as a person would.
+async fn send_retrying(
+    make: impl Fn() -> reqwest::RequestBuilder,
+) -> reqwest::Result<reqwest::Response> {
     let mut tries = 0;
     loop {
-        match http.get(url).send().await {
-            Ok(r) => return r.json().await.map_err(|e| format!("{url}: {e}")),
+        match make().send().await {
             Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {
                 tries += 1;
                 tokio::time::sleep(RETRY_PAUSE).await;
             }
-            Err(e) => return Err(format!("{url}: {e}")),
+            r => return r,
         }
     }
+}
+
+/// GETs `url` as JSON (see [`send_retrying`]).
+async fn get_json(http: &reqwest::Client, url: &str) -> Result<Value, String> {
+    let r = send_retrying(|| http.get(url))
+        .await
+        .map_err(|e| format!("{url}: {e}"))?;
+    r.json().await.map_err(|e| format!("{url}: {e}"))
 }
 
 /// Runs the bots and reports.
@@ -273,24 +283,9 @@ impl Bot {
         let password = format!("{}-password", self.name);
         let body = json!({"name": self.name, "password": password});
         let mut cookie = None;
-        let mut tries = 0;
         for path in ["register", "login"] {
-            let r = loop {
-                let r = http
-                    .post(format!("{}/api/{path}", self.cfg.server))
-                    .json(&body)
-                    .send()
-                    .await;
-                // The server is away (restarting): ask again, as a person would.
-                match r {
-                    Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {
-                        tries += 1;
-                        self.tally.lock().await.reconnects += 1;
-                        tokio::time::sleep(RETRY_PAUSE).await;
-                    }
-                    r => break r,
-                }
-            };
+            let url = format!("{}/api/{path}", self.cfg.server);
+            let r = send_retrying(|| http.post(&url).json(&body)).await;
             match r {
                 Ok(r) if r.status().is_success() => {
                     cookie = r

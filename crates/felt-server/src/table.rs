@@ -810,11 +810,9 @@ impl Actor {
 
     /// Deals the round in betting once someone has bet and no bet is awaited.
     fn deal_if_all_bet(&mut self) -> Result<(), Fatal> {
-        let betting = self
-            .round
-            .as_ref()
-            .is_some_and(|r| !r.live.is_pending() && !r.bet.is_empty() && r.window.is_none())
-            && matches!(self.timer, Some((_, TimerKind::Betting)));
+        let betting = self.round.as_ref().is_some_and(|r| {
+            r.live.engine.phase() == Phase::Betting && !r.live.is_pending() && !r.bet.is_empty()
+        });
         if betting && self.awaited_bets() == 0 {
             self.deal()?;
         }

@@ -20,14 +20,7 @@ fn ok(args: &[&str]) -> String {
 #[test]
 fn rules_toml_prints_each_presets_file_which_plays_as_the_preset() {
     let dir = tempfile::tempdir().unwrap();
-    for name in [
-        "classic",
-        "lucky-7",
-        "lucky-lucky",
-        "blazing-7s",
-        "blackjack-bonus",
-        "lucky-ladies",
-    ] {
+    for name in felt_core::presets::names() {
         let toml = ok(&["rules", name, "--toml"]);
         let file = std::fs::read_to_string(format!(
             "{}/../../games/{name}.toml",
@@ -272,14 +265,7 @@ fn analysis_numbers_are_grouped_with_two_decimal_amounts() {
         ungrouped("a 1234 b 1,234 c 0.12345 seed 98765"),
         ["a 1234 b 1,234 c 0.12345 seed 98765"]
     );
-    for game in [
-        "classic",
-        "lucky-7",
-        "lucky-lucky",
-        "blazing-7s",
-        "blackjack-bonus",
-        "lucky-ladies",
-    ] {
+    for game in felt_core::presets::names() {
         let edge = ok(&["edge", game]);
         assert!(
             ungrouped(&edge).is_empty(),
@@ -438,33 +424,11 @@ fn c_11_a_v1_round_replays_identical_after_its_preset_changed() {
     assert!(t.contains(" 0 differ."), "{t}");
 }
 
-/// `felt play GAME --seed 1 --shoe FILE ARGS --db DB` with the cards `cards` first.
-fn play_stacked(
-    db: &std::path::Path,
-    game: &str,
-    cards: &str,
-    args: &[&str],
-    input: &str,
-) -> String {
-    let shoe = db.with_extension("shoe");
-    std::fs::write(&shoe, cards).unwrap();
-    let mut all = vec![
-        "play",
-        game,
-        "--seed",
-        "1",
-        "--shoe",
-        shoe.to_str().unwrap(),
-    ];
-    all.extend(args);
-    at(db, &all, input)
-}
-
 #[test]
 fn b7_1_each_progressive_meter_is_shown_before_the_bet_and_its_pay_table_on_request() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
-    let t = play_stacked(
+    let t = common::play_stacked(
         &db,
         "blazing-7s",
         "Th 9c 7d 8s",
@@ -492,11 +456,11 @@ fn bets_default_to_the_last_ones_side_bets_too_and_r_rebets_them_all() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
     // T 7 against an 8: stand.
-    let t = play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "12\n3\ns\nq\n");
+    let t = common::play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "12\n3\ns\nq\n");
     assert!(t.contains("main bet [5.00]? 12"), "{t}");
     assert!(t.contains("Lucky Ladies side bet [0.00]? 3"), "{t}");
     // A returning player starts at the last bets the books hold.
-    let t = play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "\n\ns\nr\ns\nq\n");
+    let t = common::play_stacked(&db, "lucky-ladies", "Th 9c 7d 8s", &[], "\n\ns\nr\ns\nq\n");
     assert!(t.contains("main bet [12.00]? \n"), "{t}");
     assert!(t.contains("Lucky Ladies side bet [3.00]? \n"), "{t}");
     assert!(t.contains("Seat 1: 10♥ 7♦  (17)  bet 12.00"), "{t}");
@@ -505,7 +469,7 @@ fn bets_default_to_the_last_ones_side_bets_too_and_r_rebets_them_all() {
     assert!(!round.contains("side bet ["), "{t}");
     assert!(round.contains("Seat 1 also: Lucky Ladies 3.00"), "{t}");
     // A side bet of a fixed amount defaults to yes once taken.
-    let t = play_stacked(&db, "blazing-7s", "Th 9c 7d 8s", &[], "10\ny\ns\n\n\nq\n");
+    let t = common::play_stacked(&db, "blazing-7s", "Th 9c 7d 8s", &[], "10\ny\ns\n\n\nq\n");
     assert!(t.contains("Blazing 7s side bet of 1.00? [y/N] y"), "{t}");
     assert!(t.contains("Blazing 7s side bet of 1.00? [Y/n] \n"), "{t}");
 }
@@ -515,7 +479,7 @@ fn a_player_without_money_is_told_how_to_add_some_and_bankroll_is_not_ignored() 
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
     // 10.00 lost on a bust: nothing left for the next round's minimum.
-    let t = play_stacked(
+    let t = common::play_stacked(
         &db,
         "classic",
         "Th 6c 6d 9s Kc",
@@ -558,7 +522,7 @@ fn help_rules_and_a_hint_at_any_question() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
     // Lucky Ladies: 10 6 against a 10 (no blackjack): surrender is offered.
-    let t = play_stacked(
+    let t = common::play_stacked(
         &db,
         "lucky-ladies",
         "Tc 9d 6h Ts",
@@ -621,14 +585,7 @@ fn every_line_of_the_table_fits_in_80_columns() {
     let dir = tempfile::tempdir().unwrap();
     // Every answer a question may take, and some it refuses, round after round.
     let answers = "?\npays\nrules\n10\n?\n\n1\ny\nhint\n?\ni 2\nn\nx\np\nd\nr\nh\ns\n".repeat(16);
-    for game in [
-        "classic",
-        "lucky-7",
-        "lucky-lucky",
-        "blazing-7s",
-        "blackjack-bonus",
-        "lucky-ladies",
-    ] {
+    for game in felt_core::presets::names() {
         let db = dir.path().join(format!("{game}.db"));
         let db_arg = db.to_str().unwrap();
         for args in [

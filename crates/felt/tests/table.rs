@@ -333,19 +333,7 @@ fn a_full_disk_or_file_size_limit_stops_play_with_a_clear_error_and_loses_nothin
 /// Plays `game` (a preset or a rules file) on fresh books, dealing `cards` first.
 fn play_stacked(game: &str, cards: &str, extra: &[&str], input: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("felt.db");
-    let shoe = dir.path().join("shoe.txt");
-    std::fs::write(&shoe, cards).unwrap();
-    let mut args = vec![
-        "play",
-        game,
-        "--seed",
-        "1",
-        "--shoe",
-        shoe.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    ok(&felt(&db, &args, input))
+    common::play_stacked(&dir.path().join("felt.db"), game, cards, extra, input)
 }
 
 /// The line after the answer `answer` to the question `question`.

@@ -66,3 +66,22 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// `felt play GAME --seed 1 --shoe FILE EXTRA... --db DB`, dealing `cards` (written to
+/// a file beside `db`) first: the standard output of a run that must succeed.
+pub fn play_stacked(db: &Path, game: &str, cards: &str, extra: &[&str], input: &str) -> String {
+    let shoe = db.with_extension("shoe");
+    std::fs::write(&shoe, cards).expect("the shoe file is written");
+    let mut args = vec!["play", game, "--seed", "1", "--shoe"];
+    args.push(shoe.to_str().expect("utf-8 temp path"));
+    args.extend(extra);
+    args.extend(["--db", db.to_str().expect("utf-8 temp path")]);
+    let o = run(&args, NO_DB, input);
+    assert!(
+        o.status.success(),
+        "felt {args:?}\nstdout:\n{}\nstderr:\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    stdout(&o)
+}
