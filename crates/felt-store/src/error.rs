@@ -17,47 +17,47 @@ pub enum StoreError {
     /// database damaged beyond its header).
     #[error(
         "the file at {path} is not a felt database (it is not an SQLite file, or its header \
-         is damaged): move it away or restore a backup, or use --db PATH (or FELT_DB) to pick \
-         another file"
+         is damaged): move it away or restore a backup, or point felt at another database"
     )]
     NotADatabase {
         /// The file.
         path: PathBuf,
     },
 
-    /// The file is an SQLite database that belongs to another program.
+    /// The database belongs to another program (an SQLite file with another application
+    /// id or other tables, a PostgreSQL database holding tables that are not felt's).
     #[error(
         "the database at {path} belongs to another program ({detail}): felt will not touch it; \
-         use --db PATH (or FELT_DB) to pick another file"
+         point felt at another database (an empty one, or felt's own)"
     )]
     ForeignDatabase {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
         /// What gave it away: its application id, or the tables it holds.
         detail: String,
     },
 
-    /// The file exists but holds no books yet: it is empty, or another felt is creating
-    /// the books in it right now (a read-only open waits for that, at most for the busy
-    /// timeout).
+    /// The database exists but holds no books yet: it is empty, or another felt is
+    /// creating the books in it right now (a read-only open waits for that, at most for
+    /// the busy timeout).
     #[error(
-        "the file at {path} holds no books yet (it is empty, or another felt is creating the \
-         books in it right now): start the books with `felt play` (e.g. `felt play classic \
-         --db {path}`), or try again in a moment; nothing was written",
+        "the database at {path} holds no books yet (it is empty, or another felt is creating \
+         the books in it right now): start the books with `felt play` on this database, or \
+         try again in a moment; nothing was written",
         path = .path.display()
     )]
     NoBooksYet {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
     },
 
     /// The database was written by a newer felt, with a schema this felt does not know.
     #[error(
         "the database at {path} was written by a newer felt (schema {found}, this felt knows \
-         {known}): upgrade felt, or use --db PATH (or FELT_DB) to pick another file"
+         {known}): upgrade felt, or point felt at another database"
     )]
     NewerSchema {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
         /// The schema version found in the file.
         found: i64,
@@ -65,32 +65,34 @@ pub enum StoreError {
         known: i64,
     },
 
-    /// Another process holds the database's write lock for longer than the busy timeout.
+    /// Another process holds the database's write lock (SQLite) or a row this call must
+    /// lock (PostgreSQL) for longer than the busy timeout.
     #[error(
         "the database at {path} is locked by another process (waited {waited_ms} ms): close \
-         the other felt (or whatever program holds the file) and try again; nothing was \
-         written"
+         the other felt (or whatever program holds the file or the rows) and try again; \
+         nothing was written"
     )]
     Locked {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
         /// How long this call waited for the lock.
         waited_ms: u64,
     },
 
     /// Another session (process) plays this player at these books now: two sessions
-    /// must not hold one wallet at once. See [`crate::SeatLocks`].
+    /// must not hold one wallet at once. See [`crate::SeatLocks`] and
+    /// [`crate::PgSeatLocks`].
     #[error(
-        "player `{player}`'s seat at the books {path} is in use by another session ({}): \
-         finish that session first (answer q there), or play under another --player name; \
-         nothing was changed",
+        "player `{player}`'s seat at the books {books} is in use by another session ({}): \
+         finish that session first (answer q there), or play under another name; nothing \
+         was changed",
         holder(.pid)
     )]
     SeatInUse {
         /// The player whose seat is taken.
         player: String,
-        /// The books.
-        path: PathBuf,
+        /// Where the books are: a file path, or a PostgreSQL URL without its password.
+        books: String,
         /// The process id of the session holding the seat, when it could be read.
         pid: Option<u32>,
     },
@@ -98,7 +100,7 @@ pub enum StoreError {
     /// A seat lock file could not be made or locked (an unwritable directory).
     #[error(
         "cannot take the seat lock {path} ({cause}): check that the directory of the books is \
-         writable, or use --db PATH (or FELT_DB) to pick another file; nothing was changed"
+         writable, or point felt at another database; nothing was changed"
     )]
     SeatLockFailed {
         /// The lock file (or the books, when they cannot be found).
@@ -133,25 +135,27 @@ pub enum StoreError {
         cause: Cause,
     },
 
-    /// The database cannot be written: a read-only file, directory or file system, or a
-    /// store opened read-only.
+    /// The database cannot be written: a read-only file, directory or file system, a
+    /// read-only database server or session, or a store opened read-only.
     #[error(
         "the database at {path} cannot be written (read-only file, directory or file system, \
-         or opened read-only): fix its permissions, or use --db PATH (or FELT_DB) to pick a \
-         writable file; nothing was written"
+         read-only database server, or opened read-only): fix its permissions, or point felt \
+         at a writable database; nothing was written"
     )]
     ReadOnly {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
     },
 
-    /// The database file could not be opened or created at all.
+    /// The database could not be opened or created at all (a file that cannot be made,
+    /// a PostgreSQL server that refuses felt's login or has no such database).
     #[error(
         "cannot open the database at {path} ({cause}): check that the directory exists and is \
-         writable, or use --db PATH (or FELT_DB) to pick another file"
+         writable (for a database server: that the database exists and takes felt's login), \
+         or point felt at another database"
     )]
     CannotOpen {
-        /// The file.
+        /// The file, or the PostgreSQL database (its URL without the password).
         path: PathBuf,
         /// What the system said.
         cause: Cause,
@@ -166,8 +170,8 @@ pub enum StoreError {
          it for an audit and do not play on it. `sqlite3 '{path}' 'PRAGMA integrity_check'` \
          lists the damage; to go on, restore a backup of the file (with its -wal and -shm \
          files, if any), or move the file and its -wal and -shm files aside (e.g. \
-         `mv '{path}' '{path}.damaged'`) so that the next `felt play` starts new books, or use \
-         --db PATH (or FELT_DB) to pick another file",
+         `mv '{path}' '{path}.damaged'`) so that the next `felt play` starts new books, or \
+         point felt at another database",
         path = .path.display()
     )]
     Damaged {
@@ -179,8 +183,8 @@ pub enum StoreError {
 
     /// The operating system gave no data directory for this user.
     #[error(
-        "cannot find a data directory for this user (is HOME set?): pass --db PATH or set \
-         FELT_DB to say where the books live"
+        "cannot find a data directory for this user (is HOME set?), so there is no default \
+         database: point felt at one (a file, or a postgres:// URL) to say where the books live"
     )]
     NoDataDir,
 
@@ -324,10 +328,64 @@ pub enum StoreError {
         cause: Cause,
     },
 
+    /// The PostgreSQL server cannot be reached, or the connection to it was lost during
+    /// the call (a restart, a network failure). The next call connects again.
+    #[error(
+        "the database server at {location} is unreachable ({detail}): check that it runs and \
+         takes connections; the next call connects again"
+    )]
+    Unavailable {
+        /// The database (its URL without the password).
+        location: String,
+        /// What failed, and whether the call may have been written.
+        detail: String,
+    },
+
+    /// Another server holds the lease of the table now (see
+    /// [`Store::claim_tables`](crate::Store::claim_tables) and
+    /// [`Store::fence`](crate::Store::fence)): this server may not write its rounds.
+    #[error(
+        "table `{table}` is dealt by server `{holder}` now (its lease passed to that server): \
+         this server must stop dealing it; nothing was written"
+    )]
+    LeaseLost {
+        /// The table.
+        table: String,
+        /// The server that holds its lease.
+        holder: String,
+    },
+
+    /// The PostgreSQL books hold something they must not (a row that cannot be read, a
+    /// write the schema's rules refuse).
+    #[error(
+        "the books at {location} are inconsistent ({detail}): nothing more was written. Keep \
+         the database for an audit and do not play on it; restore a backup, or point felt at \
+         another database"
+    )]
+    Inconsistent {
+        /// The database (its URL without the password).
+        location: String,
+        /// What was found.
+        detail: String,
+    },
+
+    /// Any other failure of the PostgreSQL server.
+    #[error(
+        "the database server at {location} failed ({cause}): try again; if it persists, read \
+         the server's log"
+    )]
+    ServerFailed {
+        /// The database (its URL without the password).
+        location: String,
+        /// What the server said.
+        cause: Cause,
+    },
+
     /// A call succeeded inside a group commit (see `Store::begin_group`) whose commit
     /// then failed: nothing of the group is in the books.
     #[error(
-        "the books could not commit this step with the others written at the same moment          ({detail}): none of them is in the books"
+        "the books could not commit this step with the others written at the same moment \
+         ({detail}): none of them is in the books"
     )]
     GroupFailed {
         /// Why the group's commit failed.

@@ -1,6 +1,7 @@
 //! felt-store: the books. A double-entry ledger in integer cents, progressive meters
 //! shared by the tables that name them, and a round journal that makes money, meters
-//! and history survive a crash at any instant.
+//! and history survive a crash at any instant; in an SQLite file ([`SqliteStore`]) or a
+//! PostgreSQL database ([`PgStore`]), behind one [`Store`] trait.
 //!
 //! The store knows nothing of blackjack: actions and events are JSON texts the engine
 //! produced, shoes are opaque bytes, and money moves as [`Movement`]s between
@@ -62,19 +63,65 @@
 //! After a crash, [`Store::unfinished_rounds`] lists the rounds begun and not ended,
 //! with their seed, shoe, actions, events and money: replay the actions on the engine
 //! and go on, or [`Store::void_round`] with [`RoundRecord::reversal`] as the refunds.
+//!
+//! # PostgreSQL
+//!
+//! The `--db` value chooses the engine ([`BooksAt::parse`], [`resolve_books`],
+//! [`open_books`]): a `postgres://` or `postgresql://` URL opens a [`PgStore`], anything
+//! else an SQLite file. Both engines give the same results and the same errors for the
+//! same calls (one conformance suite runs against both); what PostgreSQL adds is that
+//! several processes, on several machines, write one set of books at once:
+//!
+//! - The schema is the same tables as SQLite's, as numbered migrations in
+//!   `schema_migrations`, each applied in one transaction under an advisory lock, so
+//!   servers starting together on an empty database do not race. A database holding
+//!   tables that are not felt's is refused ([`StoreError::ForeignDatabase`]), one
+//!   written by a newer felt too ([`StoreError::NewerSchema`]). The append-only and
+//!   round-ended rules are triggers, as in SQLite. Money is `BIGINT` cents, JSON is kept
+//!   byte for byte as text, and times are the same `YYYY-MM-DDTHH:MM:SS.sssZ` texts.
+//! - Each call is one transaction (`READ COMMITTED`, rows locked explicitly: a table's
+//!   lease, then the round, then the meters in id order, then the accounts in id
+//!   order), retried whole on a deadlock or serialization failure. A progressive meter
+//!   shared by tables on several servers stays exact: [`Store::record_step_with`] locks
+//!   the meters before `compute` sees them, so two hits at once are one after the other.
+//!   Row ids come from sequences: they only grow, but a call that failed may leave a gap.
+//! - Servers share the tables by leases ([`Store::claim_tables`], [`TableLease`]); a
+//!   fenced connection ([`Store::fence`]) cannot write a table another server took over
+//!   ([`StoreError::LeaseLost`]).
+//! - Every change of a meter notifies `felt_meters` (payload: the meter id) and every
+//!   change of a table's holder `felt_tables` (payload: the table id), delivered at
+//!   commit: [`PgListener`] waits for them, so a server shows another server's meter
+//!   moves at once.
+//! - A lost connection fails the call with [`StoreError::Unavailable`] (a connection
+//!   found dead before a call sends anything is replaced silently); the next call
+//!   connects again.
+//! - [`PgSeatLocks`] are the seat locks of a PostgreSQL database: session advisory
+//!   locks, freed when their connection closes (the process ends, however it ends).
+//!
+//! The `testing` feature adds [`testing::TestPostgres`], a throw-away PostgreSQL
+//! cluster for tests (`scripts/postgres-test`).
 #![forbid(unsafe_code)]
 
 mod books;
 mod error;
+mod lease;
+mod location;
 mod login;
 mod model;
 mod name;
 mod path;
+pub mod postgres;
 mod seat;
 pub mod sqlite;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
+pub use lease::TableLease;
+pub use location::{
+    open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,
+};
 pub use login::{LockPolicy, Login, NewLogin, Role, WebSession};
 pub use model::{
     seed_hash, sha256_hex, Account, AwardRecord, Balance, Ended, EventRecord, MeterInfo, Movement,
@@ -84,11 +131,13 @@ pub use model::{
 pub use name::{normalize_name, validate_name, NameProblem, MAX_NAME_LEN};
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
+pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 
 use felt_core::money::Money;
 
-/// The books, whatever holds them (SQLite today; PostgreSQL can implement the same).
+/// The books, whatever holds them: an SQLite file ([`SqliteStore`]) or a PostgreSQL
+/// database ([`PgStore`]).
 ///
 /// Every writing call is one transaction: all of it is written, or none of it (the
 /// error says why). Reading calls see one consistent snapshot.
@@ -274,6 +323,37 @@ pub trait Store {
     fn end_group(&mut self) -> Result<()> {
         Ok(())
     }
+
+    /// Claims or renews, for `server` (its clients reach it at `url`), the lease of each
+    /// of `tables` that is free, expired, or already `server`'s, for `ttl_ms` from the
+    /// database's clock; returns the leases `server` holds afterwards among `tables`, by
+    /// table. `epoch` rises by one each time a table changes hands.
+    fn claim_tables(
+        &mut self,
+        server: &str,
+        url: &str,
+        tables: &[&str],
+        ttl_ms: i64,
+    ) -> Result<Vec<TableLease>>;
+
+    /// Gives up `server`'s leases of `tables` (a clean stop), so another server may take
+    /// them at once.
+    fn release_tables(&mut self, server: &str, tables: &[&str]) -> Result<()>;
+
+    /// Every table lease, by table, `live` when it has not expired (the database's
+    /// clock).
+    fn table_leases(&self) -> Result<Vec<TableLease>>;
+
+    /// Fences this connection's round writes to `server`: from now on
+    /// [`Store::begin_round`], [`Store::record_step`], [`Store::record_step_with`],
+    /// [`Store::finish_round`], [`Store::void_round`] and [`Store::save_shoe`] on a
+    /// table that has a lease row are refused with [`StoreError::LeaseLost`] unless
+    /// `server` holds that lease (checked in the same transaction, the lease row locked,
+    /// so a takeover and a write are one after the other: a write is either before the
+    /// takeover, and the new host resumes it from the books, or refused). An expired
+    /// lease nobody took yet is still `server`'s. `None` removes the fence (the
+    /// default). A table with no lease row is not fenced (`felt play`).
+    fn fence(&mut self, server: Option<&str>);
 }
 
 fn one_entry(ids: Vec<i64>) -> Result<i64> {

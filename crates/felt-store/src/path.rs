@@ -23,7 +23,7 @@ pub fn resolve_db_path(cli: Option<&Path>) -> Result<PathBuf> {
     resolve_with(cli, env.as_deref().map(Path::new), data_dir().as_deref())
 }
 
-fn data_dir() -> Option<PathBuf> {
+pub(crate) fn data_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "felt").map(|d| d.data_dir().to_path_buf())
 }
 

@@ -110,7 +110,7 @@ fn lock_one(dir: &Path, db: &Path, player: &str) -> Result<File> {
             .and_then(|_| text.lines().next()?.trim().parse::<u32>().ok());
         return Err(StoreError::SeatInUse {
             player: player.to_string(),
-            path: db.to_path_buf(),
+            books: db.display().to_string(),
             pid,
         });
     }
@@ -190,7 +190,7 @@ mod tests {
     fn the_error_says_who_and_what_to_do() {
         let e = StoreError::SeatInUse {
             player: "ann".into(),
-            path: PathBuf::from("/b/felt.db"),
+            books: "/b/felt.db".into(),
             pid: Some(42),
         };
         let t = e.to_string();

@@ -13,6 +13,7 @@
 //! (triggers refuse UPDATE and DELETE), and a round that ended takes no more steps.
 
 mod audit;
+mod leases;
 mod logins;
 mod read;
 pub mod schema;
@@ -27,6 +28,7 @@ use crate::model::{
     Movement, MovementKind, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
     ShoeSeed, Step, StepWrite,
 };
+use crate::lease::{checked_tables, TableLease};
 use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;
@@ -75,6 +77,8 @@ pub struct SqliteStore {
     /// A group transaction is open ([`Store::begin_group`]): each write is a savepoint
     /// inside it, and nothing is durable until [`Store::end_group`].
     in_group: bool,
+    /// The server this connection's round writes are fenced to ([`Store::fence`]).
+    fence: Option<String>,
 }
 
 /// A failure inside a call, before the file's path is attached.
@@ -218,6 +222,7 @@ impl SqliteStore {
             path,
             busy_ms,
             in_group: false,
+            fence: None,
         };
         store.set_up(options).map_err(|e| store.fail(e))?;
         Ok(store)
@@ -670,7 +675,17 @@ fn round_status(tx: &Connection, round: RoundId) -> R<RoundStatus> {
     RoundStatus::parse(&s).ok_or_else(|| damaged(format!("round {round} has status `{s}`")))
 }
 
-fn require_open(tx: &Connection, round: RoundId) -> R<()> {
+/// Checks that `round` is open and that this connection may write it (the fence, see
+/// [`Store::fence`]): an unknown round first, then a lost lease, then an ended round.
+fn require_open(tx: &Connection, round: RoundId, fence: Option<&str>) -> R<()> {
+    if fence.is_some() {
+        let table: Option<String> = tx
+            .prepare_cached("SELECT table_id FROM rounds WHERE id = ?1")?
+            .query_row([round.0], |r| r.get(0))
+            .optional()?;
+        let table = table.ok_or(StoreError::UnknownRound { round: round.0 })?;
+        leases::check_fence(tx, fence, &table)?;
+    }
     match round_status(tx, round)? {
         RoundStatus::Open => Ok(()),
         s => Err(StoreError::RoundClosed {
@@ -902,7 +917,9 @@ impl Store for SqliteStore {
             }
         }
         let hash = seed_hash(&round.seed);
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_fence(tx, fence.as_deref(), &round.table_id)?;
             let shoe_id = match &round.shoe_seed {
                 RoundShoe::Unrecorded => None,
                 RoundShoe::Current(id) => {
@@ -953,8 +970,9 @@ impl Store for SqliteStore {
 
     fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32> {
         let step = step.canonical()?;
+        let fence = self.fence.clone();
         self.write(|tx| {
-            require_open(tx, round)?;
+            require_open(tx, round, fence.as_deref())?;
             insert_step(tx, round, &step)
         })
     }
@@ -965,8 +983,9 @@ impl Store for SqliteStore {
         meters: &[&str],
         compute: &mut dyn FnMut(&[Money]) -> StepWrite,
     ) -> Result<Option<u32>> {
+        let fence = self.fence.clone();
         self.write(|tx| {
-            require_open(tx, round)?;
+            require_open(tx, round, fence.as_deref())?;
             let mut values = Vec::with_capacity(meters.len());
             for m in meters {
                 let v: Option<i64> = tx
@@ -1016,8 +1035,9 @@ impl Store for SqliteStore {
     ) -> Result<()> {
         let last = last.canonical()?;
         validate_json("round result", result_json)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
-            require_open(tx, round)?;
+            require_open(tx, round, fence.as_deref())?;
             let end = End {
                 result_json,
                 shoe_after,
@@ -1030,8 +1050,9 @@ impl Store for SqliteStore {
 
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()> {
         let refunds = canonical_movements(refunds)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
-            require_open(tx, round)?;
+            require_open(tx, round, fence.as_deref())?;
             for m in refunds.iter() {
                 apply_movement(tx, m, Some(round.0), None, Limit::Round)?;
             }
@@ -1042,7 +1063,9 @@ impl Store for SqliteStore {
 
     fn save_shoe(&mut self, table: &str, shoe: &[u8]) -> Result<()> {
         validate_name("table", table)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_fence(tx, fence.as_deref(), table)?;
             tx.execute(
                 "INSERT INTO shoes (table_id, state, round_id) VALUES (?1, ?2, NULL) \
                  ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \
@@ -1278,5 +1301,29 @@ impl Store for SqliteStore {
 
     fn close_web_session(&mut self, token_sha256: &str) -> Result<()> {
         self.write(|tx| logins::close_session(tx, token_sha256))
+    }
+
+    fn claim_tables(
+        &mut self,
+        server: &str,
+        url: &str,
+        tables: &[&str],
+        ttl_ms: i64,
+    ) -> Result<Vec<TableLease>> {
+        let tables = checked_tables(server, tables, Some(ttl_ms))?;
+        self.write(|tx| leases::claim(tx, server, url, &tables, ttl_ms))
+    }
+
+    fn release_tables(&mut self, server: &str, tables: &[&str]) -> Result<()> {
+        let tables = checked_tables(server, tables, None)?;
+        self.write(|tx| leases::release(tx, server, &tables))
+    }
+
+    fn table_leases(&self) -> Result<Vec<TableLease>> {
+        self.read(leases::all)
+    }
+
+    fn fence(&mut self, server: Option<&str>) {
+        self.fence = server.map(str::to_string);
     }
 }

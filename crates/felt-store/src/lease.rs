@@ -1,0 +1,55 @@
+//! Table leases: which server deals which table when several servers share the books.
+//!
+//! A server claims the tables it deals ([`Store::claim_tables`](crate::Store::claim_tables))
+//! for a while (a time to live, by the database's clock) and renews the claim before it
+//! runs out; a table whose lease ran out (its server died, or lost the database) may be
+//! claimed by another server, which resumes its open round from the books. A server
+//! fences its connection ([`Store::fence`](crate::Store::fence)) so that once another
+//! server has taken a table, its own writes to that table's rounds are refused
+//! ([`StoreError::LeaseLost`](crate::StoreError::LeaseLost)) rather than interleaved
+//! with the new host's.
+
+use serde::Serialize;
+
+/// A server's hold on a table: only the holder deals it, until the lease expires.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableLease {
+    /// The table.
+    pub table: String,
+    /// The server that holds (or last held) the lease.
+    pub server: String,
+    /// Where that server's clients reach it.
+    pub url: String,
+    /// How many times the table changed hands, plus one (1 for its first holder).
+    pub epoch: i64,
+    /// When the lease runs out, in milliseconds since the Unix epoch (the database's
+    /// clock).
+    pub expires_ms: i64,
+    /// Whether the lease had not run out when it was read.
+    pub live: bool,
+}
+
+/// The tables of a claim or release, checked (valid names, a valid server name, a time
+/// to live above zero when given), sorted and without repeats: every engine takes rows in
+/// this order, so two servers claiming at once never wait for each other in a cycle.
+pub(crate) fn checked_tables<'a>(
+    server: &str,
+    tables: &[&'a str],
+    ttl_ms: Option<i64>,
+) -> crate::Result<Vec<&'a str>> {
+    crate::name::validate_name("server", server)?;
+    if let Some(ttl) = ttl_ms {
+        if ttl <= 0 {
+            return Err(crate::StoreError::InvalidInput(format!(
+                "a table lease lasts more than 0 ms (got {ttl} ms)"
+            )));
+        }
+    }
+    for t in tables {
+        crate::name::validate_name("table", t)?;
+    }
+    let mut sorted = tables.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    Ok(sorted)
+}
