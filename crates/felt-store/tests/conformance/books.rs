@@ -1,102 +1,13 @@
 //! The books through the public API: ledger, meters, rounds, recovery, history.
-// Amounts are written as dollars_cents (100_00 is 100.00).
-#![allow(clippy::inconsistent_digit_grouping)]
 
+use crate::{assert_sound, c, new_round, payout, step, wager, Books};
 use felt_core::Money;
-use felt_store::{
-    Account, Movement, MovementKind as K, NewRound, RoundId, RoundStatus, SqliteStore, Step, Store,
-    StoreError,
-};
+use felt_store::{Account, Movement, MovementKind as K, RoundId, RoundStatus, Step, StoreError};
 use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use std::cell::{Cell, RefCell};
 
-fn c(cents: i64) -> Money {
-    Money::cents(cents)
-}
-
-fn fresh() -> (tempfile::TempDir, SqliteStore) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let store = SqliteStore::open(dir.path().join("books").join("felt.db")).expect("open");
-    (dir, store)
-}
-
-fn new_round(table: &str, seed: u8) -> NewRound {
-    NewRound {
-        game_id: "blazing-7s".into(),
-        table_id: table.into(),
-        seed: [seed; 32],
-        shoe: Some(format!("shoe of {table}").into_bytes()),
-        ..Default::default()
-    }
-}
-
-fn wager(player: &str, table: &str, cents: i64) -> Movement {
-    Movement::new(
-        Account::player(player),
-        Account::house(table),
-        c(cents),
-        K::Wager,
-    )
-}
-
-fn payout(table: &str, player: &str, cents: i64) -> Movement {
-    Movement::new(
-        Account::house(table),
-        Account::player(player),
-        c(cents),
-        K::Payout,
-    )
-}
-
-fn step(action: Option<&str>, events: &[&str], movements: Vec<Movement>) -> Step {
-    Step {
-        action: action.map(str::to_string),
-        events: events.iter().map(|e| e.to_string()).collect(),
-        movements,
-    }
-}
-
-fn assert_sound(store: &SqliteStore) {
-    let report = store.check_books().expect("check_books");
-    assert!(report.is_sound(), "{report}");
-    assert_eq!(report.ledger_sum, Money::ZERO);
-}
-
-#[test]
-fn migrations_from_an_empty_file_and_idempotent_reopen() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("empty.db");
-    std::fs::write(&path, b"").unwrap(); // a zero-byte file is an empty database
-    {
-        let store = SqliteStore::open(&path).unwrap();
-        assert_eq!(store.schema_version().unwrap(), 3);
-        let m = store.migrations().unwrap();
-        assert_eq!(m.len(), 3);
-        let versions: Vec<i64> = m.iter().map(|m| m.version).collect();
-        assert_eq!(versions, [1, 2, 3]);
-        assert!(!m[0].applied_at.is_empty());
-    }
-    let before = {
-        let mut store = SqliteStore::open(&path).unwrap();
-        store.deposit("alice", c(500)).unwrap();
-        store.migrations().unwrap()
-    };
-    for _ in 0..3 {
-        let store = SqliteStore::open(&path).unwrap();
-        assert_eq!(
-            store.migrations().unwrap(),
-            before,
-            "re-open migrates nothing"
-        );
-        assert_eq!(store.balance(&Account::player("alice")).unwrap(), c(500));
-        assert_sound(&store);
-    }
-    let ro = SqliteStore::open_read_only(&path).unwrap();
-    assert_eq!(ro.balance(&Account::player("alice")).unwrap(), c(500));
-}
-
-#[test]
-fn deposits_withdrawals_and_refusals() {
-    let (_d, mut s) = fresh();
+pub fn deposits_withdrawals_and_refusals(s: &mut Books) {
     s.deposit("alice", c(100_00)).unwrap();
     s.withdraw("alice", c(30_00)).unwrap();
     assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(70_00));
@@ -142,13 +53,11 @@ fn deposits_withdrawals_and_refusals() {
         .unwrap_err();
     assert!(matches!(e, StoreError::UnknownMeter { .. }), "{e}");
     assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(70_00));
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[test]
-fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works() {
+pub fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works(s: &mut Books) {
     use felt_core::round::MAX_BALANCE;
-    let (_d, mut s) = fresh();
     s.deposit("alice", c(100_00)).unwrap();
     let before = s.balances().unwrap();
     let history = s.history(10).unwrap().len();
@@ -183,7 +92,7 @@ fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_wor
         );
         // Nothing was written: not the wallet, not the cashier, not a ledger row.
         assert_eq!(s.balances().unwrap(), before);
-        assert_sound(&s);
+        assert_sound(s);
     }
     // A batch whose second movement breaks the limit writes none of them.
     let e = s
@@ -218,12 +127,10 @@ fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_wor
     assert!(s.deposit("alice", c(1)).is_err());
     // A withdrawal below the limit is never refused by it.
     s.withdraw("alice", c(1)).unwrap();
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[test]
-fn a_step_that_fails_halfway_leaves_nothing() {
-    let (_d, mut s) = fresh();
+pub fn a_step_that_fails_halfway_leaves_nothing(s: &mut Books) {
     s.deposit("alice", c(10_00)).unwrap();
     let r = s.begin_round(&new_round("t1", 1)).unwrap();
     s.record_step(
@@ -266,12 +173,10 @@ fn a_step_that_fails_halfway_leaves_nothing() {
         .unwrap_err();
     assert!(matches!(e, StoreError::InvalidJson { .. }), "{e}");
     assert_eq!(s.round(r).unwrap().unwrap().status, RoundStatus::Open);
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[test]
-fn round_lifecycle_journal_and_shoe() {
-    let (_d, mut s) = fresh();
+pub fn round_lifecycle_journal_and_shoe(s: &mut Books) {
     s.deposit("bob", c(50_00)).unwrap();
     assert_eq!(s.shoe("t1").unwrap(), None);
     let r = s.begin_round(&new_round("t1", 9)).unwrap();
@@ -347,12 +252,10 @@ fn round_lifecycle_journal_and_shoe() {
 
     s.save_shoe("t1", b"reshuffled").unwrap();
     assert_eq!(s.shoe("t1").unwrap().as_deref(), Some(&b"reshuffled"[..]));
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[test]
-fn history_is_newest_first_and_limited() {
-    let (_d, mut s) = fresh();
+pub fn history_is_newest_first_and_limited(s: &mut Books) {
     s.deposit("p", c(1_000_00)).unwrap();
     let mut ids = Vec::new();
     for i in 0..7u8 {
@@ -389,84 +292,7 @@ fn history_is_newest_first_and_limited() {
     assert_eq!(s.table_rounds("c").unwrap(), 0);
 }
 
-#[test]
-fn recovery_lists_unfinished_rounds_after_a_crash_and_void_refunds() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("felt.db");
-    let (r1, r2);
-    {
-        let mut s = SqliteStore::open(&path).unwrap();
-        s.deposit("alice", c(100_00)).unwrap();
-        s.create_meter("blazing", c(2_000_00), &Account::house("operator"))
-            .unwrap();
-        r1 = s.begin_round(&new_round("t1", 1)).unwrap();
-        s.record_step(
-            r1,
-            &step(
-                Some(r#"{"bet":{"main":"10.00","side":"1.00"}}"#),
-                &["{\"bet\":1}"],
-                vec![
-                    wager("alice", "t1", 10_00),
-                    Movement::new(
-                        Account::player("alice"),
-                        Account::meter("blazing"),
-                        c(1_00),
-                        K::Contribution,
-                    ),
-                ],
-            ),
-        )
-        .unwrap();
-        s.record_step(r1, &step(Some(r#""hit""#), &["{\"card\":\"7s\"}"], vec![]))
-            .unwrap();
-        let done = s.begin_round(&new_round("t2", 2)).unwrap();
-        s.finish_round(done, &Step::default(), "{}", None).unwrap();
-        r2 = s.begin_round(&new_round("t2", 3)).unwrap();
-        // The process dies here: the store is dropped mid-round, nothing is finished.
-    }
-    let mut s = SqliteStore::open(&path).unwrap();
-    let open = s.unfinished_rounds().unwrap();
-    assert_eq!(open.iter().map(|r| r.id).collect::<Vec<_>>(), vec![r1, r2]);
-    let rec = &open[0];
-    assert_eq!(rec.seed, [1; 32]);
-    assert_eq!(
-        rec.actions(),
-        vec![r#"{"bet":{"main":"10.00","side":"1.00"}}"#, r#""hit""#]
-    );
-    assert_eq!(rec.events.len(), 2);
-    assert_eq!(rec.movements.len(), 2);
-    assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(89_00));
-    let report = s.check_books().unwrap();
-    assert!(report.is_sound(), "{report}");
-    assert_eq!(report.open_rounds, vec![r1, r2]);
-
-    // Void the first with the reversal of its money; finish the second by replay.
-    let refunds = rec.reversal();
-    assert_eq!(refunds.len(), 2);
-    assert_eq!(refunds[0].kind, K::Contribution); // newest first
-    s.void_round(r1, "crash during play; bets returned", &refunds)
-        .unwrap();
-    s.finish_round(r2, &Step::default(), "{}", None).unwrap();
-    assert!(s.unfinished_rounds().unwrap().is_empty());
-    assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(100_00));
-    let m = s.meter("blazing").unwrap().unwrap();
-    assert_eq!(m.amount, c(2_000_00));
-    assert_eq!(m.contributions, Money::ZERO);
-    let v = s.round(r1).unwrap().unwrap();
-    assert_eq!(v.status, RoundStatus::Voided);
-    assert_eq!(
-        v.void_reason.as_deref(),
-        Some("crash during play; bets returned")
-    );
-    assert_eq!(v.movements.len(), 4);
-    assert_eq!(v.movements[3].step_seq, None);
-    assert_eq!(v.net_for(&Account::player("alice")), Money::ZERO);
-    assert_sound(&s);
-}
-
-#[test]
-fn meters_are_shared_and_keep_their_identity_and_awards() {
-    let (_d, mut s) = fresh();
+pub fn meters_are_shared_and_keep_their_identity_and_awards(s: &mut Books) {
     let operator = Account::house("operator");
     let m = s.create_meter("blazing", c(2_000_00), &operator).unwrap();
     assert_eq!(
@@ -569,12 +395,10 @@ fn meters_are_shared_and_keep_their_identity_and_awards() {
         .unwrap_err();
     assert!(matches!(e, StoreError::InsufficientFunds { .. }), "{e}");
     assert_eq!(s.meters().unwrap(), vec![m]);
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[test]
-fn meter_identity_holds_under_a_seeded_random_loop() {
-    let (_d, mut s) = fresh();
+pub fn meter_identity_holds_under_a_seeded_random_loop(s: &mut Books) {
     let ops = Account::house("ops");
     s.create_meter("m1", c(1_000_00), &ops).unwrap();
     s.create_meter("m2", c(500_00), &ops).unwrap();
@@ -639,78 +463,13 @@ fn meter_identity_holds_under_a_seeded_random_loop() {
             assert_eq!(m.amount, m.seeded + m.contributions - m.awards, "{m:?}");
         }
     }
-    assert_sound(&s);
+    assert_sound(s);
 }
 
-#[derive(Debug, Clone)]
-enum Op {
-    Deposit(usize, i64),
-    Withdraw(usize, i64),
-    Bet(usize, usize, i64, bool),
-}
-
-fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![
-        (0..3usize, 1..100_000i64).prop_map(|(p, a)| Op::Deposit(p, a)),
-        (0..3usize, 1..100_000i64).prop_map(|(p, a)| Op::Withdraw(p, a)),
-        (0..3usize, 0..2usize, 1..50_000i64, any::<bool>())
-            .prop_map(|(p, t, a, w)| Op::Bet(p, t, a, w)),
-    ]
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
-
-    /// Random movements, some refused: the ledger always sums to zero, every balance
-    /// equals its ledger rows, and matches a model kept beside it.
-    #[test]
-    fn ledger_balances_under_random_movements(ops in proptest::collection::vec(op(), 1..40)) {
-        let (_d, mut s) = fresh();
-        let players = ["p0", "p1", "p2"];
-        let tables = ["t0", "t1"];
-        let mut wallet = [0i64; 3];
-        for op in ops {
-            match op {
-                Op::Deposit(p, a) => {
-                    s.deposit(players[p], c(a)).unwrap();
-                    wallet[p] += a;
-                }
-                Op::Withdraw(p, a) => {
-                    let r = s.withdraw(players[p], c(a));
-                    prop_assert_eq!(r.is_ok(), wallet[p] >= a);
-                    if r.is_ok() { wallet[p] -= a; }
-                }
-                Op::Bet(p, t, a, win) => {
-                    let r = s.begin_round(&new_round(tables[t], 0)).unwrap();
-                    let placed = s.record_step(r, &step(Some("{}"), &[], vec![wager(players[p], tables[t], a)]));
-                    prop_assert_eq!(placed.is_ok(), wallet[p] >= a);
-                    if placed.is_ok() {
-                        wallet[p] -= a;
-                        let last = if win { vec![payout(tables[t], players[p], 2 * a)] } else { vec![] };
-                        s.finish_round(r, &step(None, &[], last), "{}", None).unwrap();
-                        if win { wallet[p] += 2 * a; }
-                    } else {
-                        s.void_round(r, "bet refused", &[]).unwrap();
-                    }
-                }
-            }
-        }
-        for (p, w) in players.iter().zip(wallet) {
-            prop_assert_eq!(s.balance(&Account::player(*p)).unwrap(), c(w));
-        }
-        let report = s.check_books().unwrap();
-        prop_assert!(report.is_sound(), "{}", report);
-        let total: Money = s.balances().unwrap().iter().map(|b| b.balance).sum();
-        prop_assert_eq!(total, Money::ZERO);
-    }
-}
-
-#[test]
-fn an_engine_style_round_through_the_felt() {
+pub fn an_engine_style_round_through_the_felt(s: &mut Books) {
     // The engine's accounts: seat -> felt (stakes in play), felt -> house (lost) or
     // back to the seat, house -> seat (winnings), house -> meter (increments and
     // refills), meter -> seat (shares).
-    let (_d, mut s) = fresh();
     let (seat, felt, house, meter) = (
         Account::player("seat-1"),
         Account::felt("t1"),
@@ -738,7 +497,7 @@ fn an_engine_style_round_through_the_felt() {
     .unwrap();
     // Mid-round the chips are on the felt, and that is sound.
     assert_eq!(s.balance(&felt).unwrap(), c(11_00));
-    assert_sound(&s);
+    assert_sound(s);
     let m = s.meter("blazing").unwrap().unwrap().amount;
     s.finish_round(
         r,
@@ -759,7 +518,7 @@ fn an_engine_style_round_through_the_felt() {
     .unwrap();
     assert_eq!(s.balance(&felt).unwrap(), Money::ZERO);
     assert_eq!(s.balance(&seat).unwrap(), c(100_00 + 10_00) + m);
-    assert_sound(&s);
+    assert_sound(s);
 
     // A round that ends with chips still on the felt is flagged.
     let r = s.begin_round(&new_round("t1", 6)).unwrap();
@@ -780,9 +539,7 @@ fn an_engine_style_round_through_the_felt() {
     );
 }
 
-#[test]
-fn next_round_id_is_the_id_the_next_round_gets() {
-    let (_d, mut s) = fresh();
+pub fn next_round_id_is_the_id_the_next_round_gets(s: &mut Books) {
     assert_eq!(s.next_round_id().unwrap(), RoundId(1));
     // Asking takes no number.
     assert_eq!(s.next_round_id().unwrap(), RoundId(1));
@@ -793,3 +550,272 @@ fn next_round_id_is_the_id_the_next_round_gets() {
     assert_eq!(r2, RoundId(2));
     assert_eq!(s.next_round_id().unwrap(), RoundId(3));
 }
+
+pub fn recovery_lists_unfinished_rounds_after_a_crash_and_void_refunds(s: &mut Books) {
+    let (r1, r2);
+    {
+        s.deposit("alice", c(100_00)).unwrap();
+        s.create_meter("blazing", c(2_000_00), &Account::house("operator"))
+            .unwrap();
+        r1 = s.begin_round(&new_round("t1", 1)).unwrap();
+        s.record_step(
+            r1,
+            &step(
+                Some(r#"{"bet":{"main":"10.00","side":"1.00"}}"#),
+                &["{\"bet\":1}"],
+                vec![
+                    wager("alice", "t1", 10_00),
+                    Movement::new(
+                        Account::player("alice"),
+                        Account::meter("blazing"),
+                        c(1_00),
+                        K::Contribution,
+                    ),
+                ],
+            ),
+        )
+        .unwrap();
+        s.record_step(r1, &step(Some(r#""hit""#), &["{\"card\":\"7s\"}"], vec![]))
+            .unwrap();
+        let done = s.begin_round(&new_round("t2", 2)).unwrap();
+        s.finish_round(done, &Step::default(), "{}", None).unwrap();
+        r2 = s.begin_round(&new_round("t2", 3)).unwrap();
+        // The process dies here: the store is dropped mid-round, nothing is finished.
+    }
+    s.reopen();
+    let open = s.unfinished_rounds().unwrap();
+    assert_eq!(open.iter().map(|r| r.id).collect::<Vec<_>>(), vec![r1, r2]);
+    let rec = &open[0];
+    assert_eq!(rec.seed, [1; 32]);
+    assert_eq!(
+        rec.actions(),
+        vec![r#"{"bet":{"main":"10.00","side":"1.00"}}"#, r#""hit""#]
+    );
+    assert_eq!(rec.events.len(), 2);
+    assert_eq!(rec.movements.len(), 2);
+    assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(89_00));
+    let report = s.check_books().unwrap();
+    assert!(report.is_sound(), "{report}");
+    assert_eq!(report.open_rounds, vec![r1, r2]);
+
+    // Void the first with the reversal of its money; finish the second by replay.
+    let refunds = rec.reversal();
+    assert_eq!(refunds.len(), 2);
+    assert_eq!(refunds[0].kind, K::Contribution); // newest first
+    s.void_round(r1, "crash during play; bets returned", &refunds)
+        .unwrap();
+    s.finish_round(r2, &Step::default(), "{}", None).unwrap();
+    assert!(s.unfinished_rounds().unwrap().is_empty());
+    assert_eq!(s.balance(&Account::player("alice")).unwrap(), c(100_00));
+    let m = s.meter("blazing").unwrap().unwrap();
+    assert_eq!(m.amount, c(2_000_00));
+    assert_eq!(m.contributions, Money::ZERO);
+    let v = s.round(r1).unwrap().unwrap();
+    assert_eq!(v.status, RoundStatus::Voided);
+    assert_eq!(
+        v.void_reason.as_deref(),
+        Some("crash during play; bets returned")
+    );
+    assert_eq!(v.movements.len(), 4);
+    assert_eq!(v.movements[3].step_seq, None);
+    assert_eq!(v.net_for(&Account::player("alice")), Money::ZERO);
+    assert_sound(s);
+}
+
+
+#[derive(Debug, Clone)]
+enum Op {
+    Deposit(usize, i64),
+    Withdraw(usize, i64),
+    Bet(usize, usize, i64, bool),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        (0..3usize, 1..100_000i64).prop_map(|(p, a)| Op::Deposit(p, a)),
+        (0..3usize, 1..100_000i64).prop_map(|(p, a)| Op::Withdraw(p, a)),
+        (0..3usize, 0..2usize, 1..50_000i64, any::<bool>())
+            .prop_map(|(p, t, a, w)| Op::Bet(p, t, a, w)),
+    ]
+}
+
+/// Random movements, some refused: the ledger always sums to zero, every balance
+/// equals its ledger rows, and matches a model kept beside it. Each case plays its own
+/// players and tables on the same books.
+pub fn ledger_balances_under_random_movements(s: &mut Books) {
+    let mut runner = TestRunner::new(Config {
+        cases: 16,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let case = Cell::new(0u32);
+    let books = RefCell::new(s);
+    runner
+        .run(&proptest::collection::vec(op(), 1..40), |ops| {
+            let mut s = books.borrow_mut();
+            let n = case.get();
+            case.set(n + 1);
+            let players: Vec<String> = (0..3).map(|p| format!("c{n}-p{p}")).collect();
+            let tables: Vec<String> = (0..2).map(|t| format!("c{n}-t{t}")).collect();
+            let mut wallet = [0i64; 3];
+            for op in ops {
+                match op {
+                    Op::Deposit(p, a) => {
+                        s.deposit(&players[p], c(a)).unwrap();
+                        wallet[p] += a;
+                    }
+                    Op::Withdraw(p, a) => {
+                        let r = s.withdraw(&players[p], c(a));
+                        prop_assert_eq!(r.is_ok(), wallet[p] >= a);
+                        if r.is_ok() {
+                            wallet[p] -= a;
+                        }
+                    }
+                    Op::Bet(p, t, a, win) => {
+                        let r = s.begin_round(&new_round(&tables[t], 0)).unwrap();
+                        let placed = s.record_step(
+                            r,
+                            &step(Some("{}"), &[], vec![wager(&players[p], &tables[t], a)]),
+                        );
+                        prop_assert_eq!(placed.is_ok(), wallet[p] >= a);
+                        if placed.is_ok() {
+                            wallet[p] -= a;
+                            let last = if win {
+                                vec![payout(&tables[t], &players[p], 2 * a)]
+                            } else {
+                                vec![]
+                            };
+                            s.finish_round(r, &step(None, &[], last), "{}", None).unwrap();
+                            if win {
+                                wallet[p] += 2 * a;
+                            }
+                        } else {
+                            s.void_round(r, "bet refused", &[]).unwrap();
+                        }
+                    }
+                }
+            }
+            for (p, w) in players.iter().zip(wallet) {
+                prop_assert_eq!(s.balance(&Account::player(p.as_str())).unwrap(), c(w));
+            }
+            let report = s.check_books().unwrap();
+            prop_assert!(report.is_sound(), "{}", report);
+            let total: Money = s.balances().unwrap().iter().map(|b| b.balance).sum();
+            prop_assert_eq!(total, Money::ZERO);
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// Bad states: each is its typed error, the same on every engine, and changes nothing.
+pub fn bad_states_are_typed_errors_and_change_nothing(s: &mut Books) {
+    s.deposit("ann", c(10_00)).unwrap();
+    let ops = Account::house("ops");
+    let m = s.create_meter("m", c(100_00), &ops).unwrap();
+    // A meter created twice is the same meter, its reset unchanged.
+    assert_eq!(s.create_meter("m", c(5_00), &ops).unwrap(), m);
+    let e = s.create_meter("n", c(-1), &ops).unwrap_err();
+    assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    // A meter funded by a meter is a refused movement.
+    let e = s.create_meter("n", c(1_00), &Account::meter("m")).unwrap_err();
+    assert!(matches!(e, StoreError::InvalidMovement { .. }), "{e}");
+    assert!(s.meter("n").unwrap().is_none());
+    let before = s.balances().unwrap();
+    // Unknown rounds.
+    for e in [
+        s.record_step(RoundId(77), &Step::default()).unwrap_err(),
+        s.finish_round(RoundId(77), &Step::default(), "{}", None)
+            .unwrap_err(),
+        s.void_round(RoundId(77), "why", &[]).unwrap_err(),
+        s.record_step_with(RoundId(77), &["m"], &mut |_| {
+            felt_store::StepWrite::Nothing
+        })
+        .unwrap_err(),
+    ] {
+        assert!(matches!(e, StoreError::UnknownRound { round: 77 }), "{e}");
+    }
+    // Void twice; finish after a void.
+    let r = s.begin_round(&new_round("t", 1)).unwrap();
+    s.void_round(r, "first", &[]).unwrap();
+    let e = s.void_round(r, "second", &[]).unwrap_err();
+    assert!(
+        matches!(&e, StoreError::RoundClosed { status, .. } if status == "voided"),
+        "{e}"
+    );
+    let e = s.finish_round(r, &Step::default(), "{}", None).unwrap_err();
+    assert!(matches!(e, StoreError::RoundClosed { .. }), "{e}");
+    // An overdraft inside a round; a refund that overdraws a void.
+    let r = s.begin_round(&new_round("t", 2)).unwrap();
+    let e = s
+        .record_step(r, &step(None, &[], vec![wager("ann", "t", 10_01)]))
+        .unwrap_err();
+    assert!(
+        matches!(&e, StoreError::InsufficientFunds { account, .. } if account == "player ann"),
+        "{e}"
+    );
+    let e = s
+        .void_round(r, "refund too much", &[payout("t", "ann", 1)])
+        .err();
+    assert!(e.is_none(), "a house may go below zero: {e:?}");
+    let e = s.void_round(r, "again", &[]).unwrap_err();
+    assert!(matches!(e, StoreError::RoundClosed { .. }), "{e}");
+    // A step on a closed round names the round and its status.
+    let e = s.record_step(r, &Step::default()).unwrap_err();
+    assert!(e.to_string().contains(&format!("round {r} is voided")), "{e}");
+    // Bad JSON, bad names, empty rules.
+    let r = s.begin_round(&new_round("t", 3)).unwrap();
+    let e = s.finish_round(r, &Step::default(), "{", None).unwrap_err();
+    assert!(matches!(e, StoreError::InvalidJson { .. }), "{e}");
+    let mut bad = new_round("t", 4);
+    bad.rules = Some("  ".into());
+    assert!(matches!(
+        s.begin_round(&bad),
+        Err(StoreError::InvalidInput(_))
+    ));
+    bad = new_round("", 4);
+    assert!(matches!(
+        s.begin_round(&bad),
+        Err(StoreError::InvalidName { .. })
+    ));
+    assert!(matches!(
+        s.save_shoe("t ", b"x"),
+        Err(StoreError::InvalidName { .. })
+    ));
+    // A shoe that is not there, or not this table's.
+    let mut unknown = new_round("t", 5);
+    unknown.shoe_seed = felt_store::RoundShoe::Current(999);
+    assert!(matches!(
+        s.begin_round(&unknown),
+        Err(StoreError::UnknownShoe { shoe: 999 })
+    ));
+    // Too large: a deposit that would overflow the cashier.
+    let e = s
+        .post(&[Movement::new(
+            Account::house("a"),
+            Account::house("b"),
+            Money::cents(i64::MAX),
+            K::Adjustment,
+        )])
+        .unwrap();
+    assert_eq!(e.len(), 1);
+    let e = s
+        .post(&[Movement::new(
+            Account::house("a"),
+            Account::house("b"),
+            Money::cents(i64::MAX),
+            K::Adjustment,
+        )])
+        .unwrap_err();
+    assert!(
+        matches!(&e, StoreError::InvalidMovement { reason } if reason.contains("overflow")),
+        "{e}"
+    );
+    // Only the void's refund reached ann's wallet.
+    let ann = |b: &[felt_store::Balance]| {
+        b.iter()
+            .find(|b| b.account == Account::player("ann"))
+            .map(|b| b.balance)
+    };
+    assert_eq!(ann(&s.balances().unwrap()), ann(&before).map(|v| v + c(1)));
+}
+

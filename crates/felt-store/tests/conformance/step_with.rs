@@ -1,17 +1,11 @@
 //! `record_step_with`: a step computed under the books' write lock from the meters'
 //! current amounts, written (or not) in the same transaction.
-// Amounts are written as dollars_cents (100_00 is 100.00).
-#![allow(clippy::inconsistent_digit_grouping)]
 
+use crate::{c, Books};
 use felt_core::Money;
 use felt_store::{
-    Account, Movement, MovementKind as K, NewRound, RoundStatus, SqliteStore, Step, StepWrite,
-    Store, StoreError,
+    Account, Movement, MovementKind as K, NewRound, RoundStatus, Step, StepWrite, StoreError,
 };
-
-fn c(cents: i64) -> Money {
-    Money::cents(cents)
-}
 
 fn award_all(values: &[Money], to: &str) -> Step {
     Step {
@@ -26,12 +20,8 @@ fn award_all(values: &[Money], to: &str) -> Step {
     }
 }
 
-#[test]
-fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("felt.db");
-    let mut a = SqliteStore::open(&path).unwrap();
-    let mut b = SqliteStore::open(&path).unwrap();
+pub fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction(a: &mut Books) {
+    let mut b = a.another();
     a.create_meter("m", c(1_000_00), &Account::house("h"))
         .unwrap();
     let new = |t: &str| NewRound {

@@ -1,26 +1,14 @@
 //! Player names that look the same are one wallet, or are refused: the books keep a
 //! name's canonical form (Unicode NFKC, whitespace trimmed and runs of it made one
 //! space) and refuse invisible and control characters, naming the character.
-// Amounts are written as dollars_cents (100_00 is 100.00).
-#![allow(clippy::inconsistent_digit_grouping)]
 
+use crate::{c, Books};
 use felt_core::Money;
 use felt_store::{
-    normalize_name, Account, Movement, MovementKind, NewRound, SeatLocks, SqliteStore, Step, Store,
-    StoreError,
+    Account, HeldSeats, Movement, MovementKind, NewRound, Step, StoreError,
 };
 
-fn c(cents: i64) -> Money {
-    Money::cents(cents)
-}
-
-fn books() -> (tempfile::TempDir, SqliteStore) {
-    let dir = tempfile::tempdir().unwrap();
-    let s = SqliteStore::open(dir.path().join("felt.db")).unwrap();
-    (dir, s)
-}
-
-fn players(s: &SqliteStore) -> Vec<(String, Money)> {
+fn players(s: &Books) -> Vec<(String, Money)> {
     s.balances()
         .unwrap()
         .into_iter()
@@ -31,9 +19,7 @@ fn players(s: &SqliteStore) -> Vec<(String, Money)> {
         .collect()
 }
 
-#[test]
-fn names_that_look_the_same_are_one_wallet() {
-    let (_d, mut s) = books();
+pub fn names_that_look_the_same_are_one_wallet(s: &mut Books) {
     for name in [
         "alice",
         "alice ",
@@ -75,7 +61,7 @@ fn names_that_look_the_same_are_one_wallet() {
         },
     )
     .unwrap();
-    assert_eq!(players(&s), vec![("alice".to_string(), c(5_00))]);
+    assert_eq!(players(s), vec![("alice".to_string(), c(5_00))]);
     assert_eq!(s.balance(&Account::player("alice\u{a0}")).unwrap(), c(5_00));
     let rec = s.round(round).unwrap().unwrap();
     assert_eq!(rec.movements[0].movement.from, Account::player("alice"));
@@ -85,7 +71,7 @@ fn names_that_look_the_same_are_one_wallet() {
     s.deposit("mary\u{a0}ann", c(1_00)).unwrap();
     s.deposit("Alice", c(1_00)).unwrap();
     assert_eq!(
-        players(&s),
+        players(s),
         vec![
             ("Alice".to_string(), c(1_00)),
             ("alice".to_string(), c(5_00)),
@@ -94,9 +80,7 @@ fn names_that_look_the_same_are_one_wallet() {
     );
 }
 
-#[test]
-fn invisible_and_control_characters_are_refused_naming_them() {
-    let (_d, mut s) = books();
+pub fn invisible_and_control_characters_are_refused_naming_them(s: &mut Books) {
     s.deposit("alice", c(1_00)).unwrap();
     let before = s.balances().unwrap();
     for (name, says) in [
@@ -144,9 +128,7 @@ fn invisible_and_control_characters_are_refused_naming_them() {
     assert_eq!(s.balances().unwrap(), before, "nothing was written");
 }
 
-#[test]
-fn ids_must_be_given_in_their_canonical_form() {
-    let (_d, mut s) = books();
+pub fn ids_must_be_given_in_their_canonical_form(s: &mut Books) {
     let round = |table: &str| NewRound {
         game_id: "classic".into(),
         table_id: table.into(),
@@ -169,35 +151,31 @@ fn ids_must_be_given_in_their_canonical_form() {
     assert!(s.meters().unwrap().is_empty());
 }
 
-#[test]
-fn normalize_name_gives_the_canonical_form() {
-    assert_eq!(normalize_name("player", "alice").unwrap(), "alice");
-    assert_eq!(normalize_name("player", " alice\u{a0}").unwrap(), "alice");
-    assert_eq!(
-        normalize_name("player", "mary \u{2003} ann").unwrap(),
-        "mary ann"
-    );
-    assert_eq!(normalize_name("player", "\u{ff21}lice").unwrap(), "Alice");
-    assert_eq!(
-        normalize_name("player", "cafe\u{301}").unwrap(),
-        "caf\u{e9}"
-    );
-    assert_eq!(normalize_name("player", "Zoë").unwrap(), "Zoë");
-    assert!(normalize_name("player", "al\u{2028}ice").unwrap() == "al ice");
-}
-
-#[test]
-fn a_seat_is_held_by_the_canonical_name() {
-    let (d, _s) = books();
-    let db = d.path().join("felt.db");
-    let _held = SeatLocks::acquire(&db, &["alice".to_string()]).unwrap();
+/// A seat is a wallet: held by the canonical name, whatever holds the books.
+pub fn a_seat_is_held_by_the_canonical_name(s: &mut Books) {
+    let at = s.at().clone();
+    let held = HeldSeats::acquire(&at, &["alice".to_string()]).unwrap();
     for other in ["alice ", "alice\u{a0}", "\u{ff41}lice"] {
-        let e = SeatLocks::acquire(&db, &[other.to_string()]).unwrap_err();
+        let e = HeldSeats::acquire(&at, &[other.to_string()]).unwrap_err();
         assert!(
-            matches!(&e, StoreError::SeatInUse { player, .. } if player == "alice"),
+            matches!(&e, StoreError::SeatInUse { player, pid, .. }
+                if player == "alice" && *pid == Some(std::process::id())),
             "{other:?}: {e}"
         );
+        let said = e.to_string();
+        assert!(
+            said.contains(&format!("seat at the books {at} is in use")),
+            "{said}"
+        );
     }
-    let e = SeatLocks::acquire(&db, &["ali\u{200b}ce".to_string()]).unwrap_err();
+    let e = HeldSeats::acquire(&at, &["ali\u{200b}ce".to_string()]).unwrap_err();
     assert!(matches!(e, StoreError::InvalidName { .. }), "{e}");
+    // Another player sits; once the first session ends, alice's seat is free.
+    let bob = HeldSeats::acquire(&at, &["bob".to_string(), "bob ".to_string()]).unwrap();
+    assert_eq!(bob.len(), 1);
+    drop(held);
+    assert_eq!(
+        HeldSeats::acquire(&at, &["alice".to_string()]).unwrap().len(),
+        1
+    );
 }

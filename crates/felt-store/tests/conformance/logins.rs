@@ -1,14 +1,9 @@
 //! Logins and web sessions: a name is one login and one wallet, failures lock, a
 //! session stands for its login until it is closed.
 
+use crate::Books;
 use felt_core::Money;
-use felt_store::{Account, LockPolicy, NewLogin, Role, SqliteStore, Store, StoreError};
-
-fn books() -> (tempfile::TempDir, SqliteStore) {
-    let dir = tempfile::tempdir().unwrap();
-    let s = SqliteStore::open(dir.path().join("felt.db")).unwrap();
-    (dir, s)
-}
+use felt_store::{Account, LockPolicy, NewLogin, Role, StoreError};
 
 fn new(name: &str, start: i64) -> NewLogin<'_> {
     NewLogin {
@@ -20,9 +15,7 @@ fn new(name: &str, start: i64) -> NewLogin<'_> {
     }
 }
 
-#[test]
-fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change() {
-    let (_d, mut s) = books();
+pub fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change(s: &mut Books) {
     s.create_login(&new("alice", 50_000)).unwrap();
     assert_eq!(
         s.balance(&Account::player("alice")).unwrap(),
@@ -46,9 +39,7 @@ fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_cha
     assert!(s.check_books().unwrap().is_sound());
 }
 
-#[test]
-fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login() {
-    let (_d, mut s) = books();
+pub fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login(s: &mut Books) {
     s.create_login(&new("carol", 0)).unwrap();
     let policy = LockPolicy {
         after: 3,
@@ -75,9 +66,7 @@ fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_l
     ));
 }
 
-#[test]
-fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login() {
-    let (_d, mut s) = books();
+pub fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login(s: &mut Books) {
     s.create_login(&new("dave", 0)).unwrap();
     let token = "a".repeat(64);
     s.open_web_session(&token, "dave", 5_000).unwrap();
