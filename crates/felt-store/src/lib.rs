@@ -116,6 +116,7 @@ pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use lease::TableLease;
@@ -131,7 +132,6 @@ pub use model::{
 pub use name::{normalize_name, validate_name, NameProblem, MAX_NAME_LEN};
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
-pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 
 use felt_core::money::Money;

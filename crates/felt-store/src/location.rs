@@ -24,7 +24,11 @@ impl BooksAt {
     /// The books a `--db` value names: a `postgres://` or `postgresql://` URL is a
     /// PostgreSQL database, anything else a file path.
     pub fn parse(value: &str) -> BooksAt {
-        let lower = value.trim_start().get(..13).unwrap_or("").to_ascii_lowercase();
+        let lower = value
+            .trim_start()
+            .get(..13)
+            .unwrap_or("")
+            .to_ascii_lowercase();
         if lower.starts_with("postgres://") || lower.starts_with("postgresql://") {
             BooksAt::Postgres(value.trim().to_string())
         } else {
@@ -97,7 +101,7 @@ pub enum HeldSeats {
     /// Beside an SQLite file.
     File(SeatLocks),
     /// In a PostgreSQL database.
-    Postgres(PgSeatLocks),
+    Postgres(Box<PgSeatLocks>),
 }
 
 impl HeldSeats {
@@ -106,7 +110,9 @@ impl HeldSeats {
     pub fn acquire(at: &BooksAt, players: &[String]) -> Result<HeldSeats> {
         Ok(match at {
             BooksAt::Sqlite(p) => HeldSeats::File(SeatLocks::acquire(p, players)?),
-            BooksAt::Postgres(url) => HeldSeats::Postgres(PgSeatLocks::acquire(url, players)?),
+            BooksAt::Postgres(url) => {
+                HeldSeats::Postgres(Box::new(PgSeatLocks::acquire(url, players)?))
+            }
         })
     }
 

@@ -33,7 +33,11 @@ fn a_garbage_file_is_not_a_database_and_is_left_alone() {
     std::fs::write(&path, &garbage).unwrap();
     let e = SqliteStore::open(&path).unwrap_err();
     assert!(matches!(e, StoreError::NotADatabase { .. }), "{e}");
-    says(&e, &path, &["not a felt database", "point felt at another database"]);
+    says(
+        &e,
+        &path,
+        &["not a felt database", "point felt at another database"],
+    );
     assert_eq!(
         std::fs::read(&path).unwrap(),
         garbage,
@@ -63,7 +67,11 @@ fn a_foreign_sqlite_database_is_refused() {
     }
     let e = SqliteStore::open(&path).unwrap_err();
     assert!(matches!(e, StoreError::ForeignDatabase { .. }), "{e}");
-    says(&e, &path, &["another program", "users", "point felt at another database"]);
+    says(
+        &e,
+        &path,
+        &["another program", "users", "point felt at another database"],
+    );
     let conn = rusqlite::Connection::open(&path).unwrap();
     let n: i64 = conn
         .query_row("SELECT COUNT(*) FROM users", [], |r| r.get(0))
@@ -181,7 +189,15 @@ fn a_read_only_store_refuses_writes() {
     let mut ro = SqliteStore::open_read_only(&path).unwrap();
     let e = ro.deposit("alice", c(1)).unwrap_err();
     assert!(matches!(e, StoreError::ReadOnly { .. }), "{e}");
-    says(&e, &path, &["cannot be written", "permissions", "point felt at a writable database"]);
+    says(
+        &e,
+        &path,
+        &[
+            "cannot be written",
+            "permissions",
+            "point felt at a writable database",
+        ],
+    );
     assert_eq!(ro.balance(&Account::player("alice")).unwrap(), c(7_00));
     assert!(ro.check_books().unwrap().is_sound());
     // A missing file cannot be opened read-only.
@@ -232,5 +248,9 @@ fn a_directory_is_not_a_database_file() {
     let dir = tempfile::tempdir().unwrap();
     let e = SqliteStore::open(dir.path()).unwrap_err();
     assert!(matches!(e, StoreError::CannotOpen { .. }), "{e}");
-    says(&e, dir.path(), &["cannot open", "point felt at another database"]);
+    says(
+        &e,
+        dir.path(),
+        &["cannot open", "point felt at another database"],
+    );
 }

@@ -7,8 +7,8 @@
 use felt_core::Money;
 use felt_store::testing::TestPostgres;
 use felt_store::{
-    Account, Movement, MovementKind as K, NewRound, Notice, OpenOptions, PgListener,
-    PgSeatLocks, PgStore, Step, StepWrite, Store, StoreError,
+    Account, Movement, MovementKind as K, NewRound, Notice, OpenOptions, PgListener, PgSeatLocks,
+    PgStore, Step, StepWrite, Store, StoreError,
 };
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
@@ -181,7 +181,11 @@ fn a_takeover_fences_the_old_holders_writes() {
     let written = writer.join().unwrap();
     assert!(written > 0);
     let rec = b.round(r).unwrap().unwrap();
-    assert_eq!(rec.steps.len() as u32, written, "every write the old host was told it made is in the books");
+    assert_eq!(
+        rec.steps.len() as u32,
+        written,
+        "every write the old host was told it made is in the books"
+    );
     b.fence(Some("srv-b"));
     b.finish_round(r, &Step::default(), "{}", None).unwrap();
     assert!(b.check_books().unwrap().is_sound());
@@ -273,7 +277,10 @@ fn a_foreign_or_newer_database_is_refused_untouched() {
     let e = PgStore::open(&url).unwrap_err();
     assert!(matches!(e, StoreError::ForeignDatabase { .. }), "{e}");
     let said = e.to_string();
-    assert!(said.contains("users") && said.contains("point felt at another database"), "{said}");
+    assert!(
+        said.contains("users") && said.contains("point felt at another database"),
+        "{said}"
+    );
     assert!(!said.contains(&password(&url)), "{said}");
     let tables: i64 = raw(&url)
         .query_one(
@@ -285,7 +292,10 @@ fn a_foreign_or_newer_database_is_refused_untouched() {
     assert_eq!(tables, 1, "felt created nothing");
 
     let url = fresh();
-    PgStore::open(&url).unwrap().deposit("ann", c(1_00)).unwrap();
+    PgStore::open(&url)
+        .unwrap()
+        .deposit("ann", c(1_00))
+        .unwrap();
     raw(&url)
         .batch_execute("INSERT INTO schema_migrations (version, name) VALUES (99, 'future')")
         .unwrap();
@@ -294,7 +304,14 @@ fn a_foreign_or_newer_database_is_refused_untouched() {
         PgStore::open_read_only(&url).unwrap_err(),
     ] {
         assert!(
-            matches!(e, StoreError::NewerSchema { found: 99, known: 4, .. }),
+            matches!(
+                e,
+                StoreError::NewerSchema {
+                    found: 99,
+                    known: 4,
+                    ..
+                }
+            ),
             "{e}"
         );
     }
@@ -323,7 +340,10 @@ fn the_database_refuses_to_rewrite_the_ledger() {
         "INSERT INTO round_steps (round_id, seq) VALUES (1, 9)",
     ] {
         let e = db.batch_execute(sql).unwrap_err();
-        let said = e.as_db_error().map(|d| d.message().to_string()).unwrap_or_default();
+        let said = e
+            .as_db_error()
+            .map(|d| d.message().to_string())
+            .unwrap_or_default();
         assert!(said.starts_with("felt: "), "{sql}: {e}");
     }
     assert!(s.check_books().unwrap().is_sound());
@@ -361,7 +381,8 @@ fn bad_credentials_and_no_server_are_clear_errors() {
     let e = PgStore::open(nowhere).unwrap_err();
     assert!(matches!(e, StoreError::Unavailable { .. }), "{e}");
     assert!(
-        e.to_string().contains("the database server at postgres://felt:***@127.0.0.1:1/felt is unreachable"),
+        e.to_string()
+            .contains("the database server at postgres://felt:***@127.0.0.1:1/felt is unreachable"),
         "{e}"
     );
     assert!(!e.to_string().contains("hunter2"));
@@ -443,7 +464,8 @@ fn a_lost_connection_is_a_clear_error_and_the_next_call_works() {
         Err(StoreError::Unavailable { .. })
     ));
     let mut listener = PgListener::connect(&url).unwrap();
-    s.create_meter("m", c(1_00), &Account::house("ops")).unwrap();
+    s.create_meter("m", c(1_00), &Account::house("ops"))
+        .unwrap();
     assert_eq!(
         listener.wait(Duration::from_secs(5)).unwrap(),
         [Notice::Meter("m".into())]

@@ -45,4 +45,3 @@ fn migrations_from_an_empty_file_and_idempotent_reopen() {
     let ro = SqliteStore::open_read_only(&path).unwrap();
     assert_eq!(ro.balance(&Account::player("alice")).unwrap(), c(500));
 }
-

@@ -175,7 +175,10 @@ fn a_damaged_database_gives_advice_that_does_not_need_felt() {
             e.contains(&format!("mv '{}' '{}.damaged'", db.display(), db.display())),
             "{args:?}: {e}"
         );
-        assert!(e.contains("point felt at another database"), "{args:?}: {e}");
+        assert!(
+            e.contains("point felt at another database"),
+            "{args:?}: {e}"
+        );
     }
     // Following the advice works: the file moved aside, the next `felt play` starts
     // new books.

@@ -15,8 +15,11 @@ fn count(c: &mut Conn, sql: &str) -> R<usize> {
 
 /// A wide sum the server gives as text.
 fn wide(text: &str) -> R<i128> {
-    text.parse::<i128>()
-        .map_err(|_| damaged(format!("a sum of the ledger is `{text}`, not a whole number")))
+    text.parse::<i128>().map_err(|_| {
+        damaged(format!(
+            "a sum of the ledger is `{text}`, not a whole number"
+        ))
+    })
 }
 
 fn money(v: i128) -> Money {
@@ -145,8 +148,7 @@ fn check_meters(c: &mut Conn, found: &mut Vec<Discrepancy>) -> R<()> {
         let meter: String = get(r, 1)?;
         let kind: Option<String> = get(r, 2)?;
         let amount: Option<i64> = get(r, 3)?;
-        let (seeded, contributions, awards): (i64, i64, i64) =
-            (get(r, 4)?, get(r, 5)?, get(r, 6)?);
+        let (seeded, contributions, awards): (i64, i64, i64) = (get(r, 4)?, get(r, 5)?, get(r, 6)?);
         let (Some(kind), Some(amount)) = (kind, amount) else {
             found.push(Discrepancy::MeterMismatch {
                 meter,

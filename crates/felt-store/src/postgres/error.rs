@@ -70,9 +70,13 @@ pub(crate) fn connection_lost(e: &::postgres::Error) -> bool {
                 source = s.source();
             }
             let text = e.to_string();
-            ["error communicating with the server", "error connecting to server", "timeout"]
-                .iter()
-                .any(|p| text.starts_with(p))
+            [
+                "error communicating with the server",
+                "error connecting to server",
+                "timeout",
+            ]
+            .iter()
+            .any(|p| text.starts_with(p))
         }
     }
 }

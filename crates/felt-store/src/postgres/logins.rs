@@ -12,8 +12,8 @@ const LOGIN_COLUMNS: &str =
 fn login_row(r: &Row) -> R<Login> {
     let name: String = get(r, 0)?;
     let role: String = get(r, 2)?;
-    let role = Role::parse(&role)
-        .ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
+    let role =
+        Role::parse(&role).ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
     Ok(Login {
         name,
         password_hash: get(r, 1)?,
@@ -67,7 +67,12 @@ pub(crate) fn create(c: &mut Conn, new: &NewLogin<'_>) -> R<()> {
     let made = c.exec(
         "INSERT INTO logins (name, password_hash, role, created_ms, failed_logins) \
          VALUES ($1, $2, $3, $4, 0) ON CONFLICT (name) DO NOTHING",
-        &[&new.name, &new.password_hash, &new.role.as_str(), &new.now_ms],
+        &[
+            &new.name,
+            &new.password_hash,
+            &new.role.as_str(),
+            &new.now_ms,
+        ],
     )?;
     if made == 0 {
         return Err(taken().into());
@@ -141,8 +146,8 @@ pub(crate) fn session(c: &mut Conn, token_sha256: &str) -> R<Option<WebSession>>
     };
     let name: String = get(&r, 0)?;
     let role: String = get(&r, 1)?;
-    let role = Role::parse(&role)
-        .ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
+    let role =
+        Role::parse(&role).ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
     Ok(Some(WebSession {
         name,
         role,

@@ -36,8 +36,8 @@ use crate::lease::{checked_tables, TableLease};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
-    Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundShoe, RoundStatus, ShoeSeed,
-    Step, StepWrite,
+    Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundShoe, RoundStatus, ShoeSeed, Step,
+    StepWrite,
 };
 use crate::name::validate_name;
 use crate::sqlite::{AppliedMigration, OpenOptions};
@@ -284,7 +284,9 @@ impl Session {
     fn group_broken(&mut self) -> bool {
         match self.conn.as_mut() {
             None => true,
-            Some(c) => c.batch("SAVEPOINT felt_probe; RELEASE SAVEPOINT felt_probe").is_err(),
+            Some(c) => c
+                .batch("SAVEPOINT felt_probe; RELEASE SAVEPOINT felt_probe")
+                .is_err(),
         }
     }
 
@@ -452,10 +454,7 @@ impl PgStore {
     }
 
     fn fenced_to(&self) -> Option<String> {
-        self.session
-            .try_borrow()
-            .ok()
-            .and_then(|s| s.fence.clone())
+        self.session.try_borrow().ok().and_then(|s| s.fence.clone())
     }
 }
 
@@ -612,7 +611,8 @@ impl Store for PgStore {
             let shoe_id = match &round.shoe_seed {
                 RoundShoe::Unrecorded => None,
                 RoundShoe::Current(id) => {
-                    let s = read::shoe_seed(c, *id)?.ok_or(StoreError::UnknownShoe { shoe: *id })?;
+                    let s =
+                        read::shoe_seed(c, *id)?.ok_or(StoreError::UnknownShoe { shoe: *id })?;
                     if s.table_id != round.table_id || s.is_retired() {
                         return Err(StoreError::ShoeRetired {
                             shoe: *id,
@@ -778,12 +778,12 @@ impl Store for PgStore {
     }
 
     fn shoe(&self, table: &str) -> Result<Option<Vec<u8>>> {
-        self.read(|c| {
-            match c.opt("SELECT state FROM shoes WHERE table_id = $1", &[&table])? {
+        self.read(
+            |c| match c.opt("SELECT state FROM shoes WHERE table_id = $1", &[&table])? {
                 Some(r) => Ok(Some(get(&r, 0)?)),
                 None => Ok(None),
-            }
-        })
+            },
+        )
     }
 
     fn next_round_id(&self) -> Result<RoundId> {
@@ -885,11 +885,7 @@ impl Store for PgStore {
     fn history(&self, last_n: usize) -> Result<Vec<RoundRecord>> {
         let n = i64::try_from(last_n).unwrap_or(i64::MAX);
         self.read(|c| {
-            let ids = read::ids(
-                c,
-                "SELECT id FROM rounds ORDER BY id DESC LIMIT $1",
-                &[&n],
-            )?;
+            let ids = read::ids(c, "SELECT id FROM rounds ORDER BY id DESC LIMIT $1", &[&n])?;
             read::rounds(c, &ids)
         })
     }

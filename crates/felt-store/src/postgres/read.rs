@@ -7,8 +7,8 @@ use crate::model::{
     Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind, MovementRecord,
     RoundId, RoundRecord, RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
 };
-use felt_core::money::Money;
 use ::postgres::Row;
+use felt_core::money::Money;
 
 /// The ids a query returns, in its order.
 pub(crate) fn ids(c: &mut Conn, sql: &str, p: Params<'_>) -> R<Vec<RoundId>> {
@@ -40,12 +40,8 @@ pub(crate) fn account(kind: &str, name: &str) -> R<Account> {
 }
 
 fn seed32(seed: &[u8], what: &str) -> R<[u8; 32]> {
-    seed.try_into().map_err(|_| {
-        damaged(format!(
-            "{what} has a seed of {} bytes, not 32",
-            seed.len()
-        ))
-    })
+    seed.try_into()
+        .map_err(|_| damaged(format!("{what} has a seed of {} bytes, not 32", seed.len())))
 }
 
 /// One round with its steps, events and movements.

@@ -220,7 +220,11 @@ fn bump_meter(c: &mut Conn, account: i64, m: &Movement, delta: i64) -> R<()> {
         &[&account],
     )? {
         Some(r) => get(&r, 0)?,
-        None => return Err(damaged(format!("meter account {account} has no meters row"))),
+        None => {
+            return Err(damaged(format!(
+                "meter account {account} has no meters row"
+            )))
+        }
     };
     let next = current.checked_add(signed).ok_or_else(|| too_large(m))?;
     c.exec(
@@ -318,7 +322,13 @@ pub(crate) fn close_round(
          last_step = (SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = $1), \
          last_entry = (SELECT COALESCE(MAX(id), 0) FROM entries WHERE round_id = $1), \
          ended_at = felt_now() WHERE id = $1",
-        &[&round.0, &status.as_str(), &result, &void_reason, &shoe_after],
+        &[
+            &round.0,
+            &status.as_str(),
+            &result,
+            &void_reason,
+            &shoe_after,
+        ],
     )?;
     Ok(())
 }
@@ -377,7 +387,14 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
         Ended::Finished => (RoundStatus::Finished, None),
         Ended::Voided(why) => (RoundStatus::Voided, Some(why.as_str())),
     };
-    close_round(c, round, status, Some(end.result_json), reason, end.shoe_after)?;
+    close_round(
+        c,
+        round,
+        status,
+        Some(end.result_json),
+        reason,
+        end.shoe_after,
+    )?;
     if let Some(shoe) = end.shoe_after {
         c.exec(
             "INSERT INTO shoes (table_id, state, round_id, seed_id) \

@@ -22,13 +22,13 @@ mod tests;
 
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
+use crate::lease::{checked_tables, TableLease};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
     Movement, MovementKind, NewRound, NewShoe, RoundId, RoundRecord, RoundShoe, RoundStatus,
     ShoeSeed, Step, StepWrite,
 };
-use crate::lease::{checked_tables, TableLease};
 use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;

@@ -56,7 +56,9 @@ pub fn deposits_withdrawals_and_refusals(s: &mut Books) {
     assert_sound(s);
 }
 
-pub fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works(s: &mut Books) {
+pub fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works(
+    s: &mut Books,
+) {
     use felt_core::round::MAX_BALANCE;
     s.deposit("alice", c(100_00)).unwrap();
     let before = s.balances().unwrap();
@@ -622,7 +624,6 @@ pub fn recovery_lists_unfinished_rounds_after_a_crash_and_void_refunds(s: &mut B
     assert_sound(s);
 }
 
-
 #[derive(Debug, Clone)]
 enum Op {
     Deposit(usize, i64),
@@ -685,7 +686,8 @@ pub fn ledger_balances_under_random_movements(s: &mut Books) {
                             } else {
                                 vec![]
                             };
-                            s.finish_round(r, &step(None, &[], last), "{}", None).unwrap();
+                            s.finish_round(r, &step(None, &[], last), "{}", None)
+                                .unwrap();
                             if win {
                                 wallet[p] += 2 * a;
                             }
@@ -717,7 +719,9 @@ pub fn bad_states_are_typed_errors_and_change_nothing(s: &mut Books) {
     let e = s.create_meter("n", c(-1), &ops).unwrap_err();
     assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
     // A meter funded by a meter is a refused movement.
-    let e = s.create_meter("n", c(1_00), &Account::meter("m")).unwrap_err();
+    let e = s
+        .create_meter("n", c(1_00), &Account::meter("m"))
+        .unwrap_err();
     assert!(matches!(e, StoreError::InvalidMovement { .. }), "{e}");
     assert!(s.meter("n").unwrap().is_none());
     let before = s.balances().unwrap();
@@ -727,10 +731,8 @@ pub fn bad_states_are_typed_errors_and_change_nothing(s: &mut Books) {
         s.finish_round(RoundId(77), &Step::default(), "{}", None)
             .unwrap_err(),
         s.void_round(RoundId(77), "why", &[]).unwrap_err(),
-        s.record_step_with(RoundId(77), &["m"], &mut |_| {
-            felt_store::StepWrite::Nothing
-        })
-        .unwrap_err(),
+        s.record_step_with(RoundId(77), &["m"], &mut |_| felt_store::StepWrite::Nothing)
+            .unwrap_err(),
     ] {
         assert!(matches!(e, StoreError::UnknownRound { round: 77 }), "{e}");
     }
@@ -761,7 +763,10 @@ pub fn bad_states_are_typed_errors_and_change_nothing(s: &mut Books) {
     assert!(matches!(e, StoreError::RoundClosed { .. }), "{e}");
     // A step on a closed round names the round and its status.
     let e = s.record_step(r, &Step::default()).unwrap_err();
-    assert!(e.to_string().contains(&format!("round {r} is voided")), "{e}");
+    assert!(
+        e.to_string().contains(&format!("round {r} is voided")),
+        "{e}"
+    );
     // Bad JSON, bad names, empty rules.
     let r = s.begin_round(&new_round("t", 3)).unwrap();
     let e = s.finish_round(r, &Step::default(), "{", None).unwrap_err();
@@ -818,4 +823,3 @@ pub fn bad_states_are_typed_errors_and_change_nothing(s: &mut Books) {
     };
     assert_eq!(ann(&s.balances().unwrap()), ann(&before).map(|v| v + c(1)));
 }
-

@@ -1,7 +1,7 @@
 //! Table leases and fencing: which server deals which table.
 
 use crate::{assert_sound, c, new_round, payout, step, wager, Books};
-use felt_store::{Account, StepWrite, Step, StoreError, TableLease};
+use felt_store::{Account, Step, StepWrite, StoreError, TableLease};
 
 fn tables(leases: &[TableLease]) -> Vec<(&str, &str, i64, bool)> {
     leases
@@ -41,7 +41,8 @@ pub fn a_lease_is_claimed_renewed_released_and_taken_over(s: &mut Books) {
         .unwrap();
     assert_eq!(tables(&got), [("t1", "srv-b", 2, true)]);
     // A lease that ran out is taken too.
-    s.claim_tables("srv-a", "http://a:8080", &["t9"], 1).unwrap();
+    s.claim_tables("srv-a", "http://a:8080", &["t9"], 1)
+        .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(30));
     let got = b
         .claim_tables("srv-b", "http://b:8080", &["t9"], 60_000)
@@ -65,7 +66,8 @@ pub fn a_lease_is_claimed_renewed_released_and_taken_over(s: &mut Books) {
 pub fn a_fenced_connection_writes_only_the_tables_it_holds(s: &mut Books) {
     let mut b = s.another();
     s.deposit("ann", c(100_00)).unwrap();
-    s.claim_tables("srv-a", "http://a", &["t1"], 60_000).unwrap();
+    s.claim_tables("srv-a", "http://a", &["t1"], 60_000)
+        .unwrap();
     s.fence(Some("srv-a"));
     let r = s.begin_round(&new_round("t1", 1)).unwrap();
     s.record_step(r, &step(Some("{}"), &[], vec![wager("ann", "t1", 1_00)]))
@@ -75,7 +77,8 @@ pub fn a_fenced_connection_writes_only_the_tables_it_holds(s: &mut Books) {
     s.finish_round(free, &Step::default(), "{}", None).unwrap();
     // srv-a stops cleanly; srv-b takes the table.
     s.release_tables("srv-a", &["t1"]).unwrap();
-    b.claim_tables("srv-b", "http://b", &["t1"], 60_000).unwrap();
+    b.claim_tables("srv-b", "http://b", &["t1"], 60_000)
+        .unwrap();
     b.fence(Some("srv-b"));
     let before = s.balances().unwrap();
     let mut ran = false;
@@ -105,8 +108,13 @@ pub fn a_fenced_connection_writes_only_the_tables_it_holds(s: &mut Books) {
     // The new host resumes the round from the books.
     let open = b.unfinished_rounds().unwrap();
     assert_eq!(open.iter().map(|r| r.id).collect::<Vec<_>>(), vec![r]);
-    b.finish_round(r, &step(None, &[], vec![payout("t1", "ann", 2_00)]), "{}", None)
-        .unwrap();
+    b.finish_round(
+        r,
+        &step(None, &[], vec![payout("t1", "ann", 2_00)]),
+        "{}",
+        None,
+    )
+    .unwrap();
     assert_eq!(b.balance(&Account::player("ann")).unwrap(), c(101_00));
     // Without its fence, srv-a's connection writes again (operator tools).
     s.fence(None);

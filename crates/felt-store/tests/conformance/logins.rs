@@ -15,7 +15,9 @@ fn new(name: &str, start: i64) -> NewLogin<'_> {
     }
 }
 
-pub fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change(s: &mut Books) {
+pub fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change(
+    s: &mut Books,
+) {
     s.create_login(&new("alice", 50_000)).unwrap();
     assert_eq!(
         s.balance(&Account::player("alice")).unwrap(),
@@ -39,7 +41,9 @@ pub fn a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without
     assert!(s.check_books().unwrap().is_sound());
 }
 
-pub fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login(s: &mut Books) {
+pub fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login(
+    s: &mut Books,
+) {
     s.create_login(&new("carol", 0)).unwrap();
     let policy = LockPolicy {
         after: 3,
@@ -66,7 +70,9 @@ pub fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previo
     ));
 }
 
-pub fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login(s: &mut Books) {
+pub fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login(
+    s: &mut Books,
+) {
     s.create_login(&new("dave", 0)).unwrap();
     let token = "a".repeat(64);
     s.open_web_session(&token, "dave", 5_000).unwrap();

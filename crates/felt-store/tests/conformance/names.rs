@@ -4,9 +4,7 @@
 
 use crate::{c, Books};
 use felt_core::Money;
-use felt_store::{
-    Account, HeldSeats, Movement, MovementKind, NewRound, Step, StoreError,
-};
+use felt_store::{Account, HeldSeats, Movement, MovementKind, NewRound, Step, StoreError};
 
 fn players(s: &Books) -> Vec<(String, Money)> {
     s.balances()
@@ -175,7 +173,9 @@ pub fn a_seat_is_held_by_the_canonical_name(s: &mut Books) {
     assert_eq!(bob.len(), 1);
     drop(held);
     assert_eq!(
-        HeldSeats::acquire(&at, &["alice".to_string()]).unwrap().len(),
+        HeldSeats::acquire(&at, &["alice".to_string()])
+            .unwrap()
+            .len(),
         1
     );
 }

@@ -20,7 +20,10 @@ pub fn shoes_commitments_rules_and_player_rounds(s: &mut Books) {
     first.lab = Some("--seed 9".into());
     let r1 = s.begin_round(&first).unwrap();
     let shoe = s.table_shoe_seed("t1").unwrap();
-    assert!(shoe.is_none(), "the table's shoe is set when a round leaves it");
+    assert!(
+        shoe.is_none(),
+        "the table's shoe is set when a round leaves it"
+    );
     let shoe = s.shoe_seeds().unwrap().pop().unwrap();
     assert_eq!(shoe.commitment, seed_hash(&[9; 32]));
     assert!(shoe.revealed().is_none() && shoe.commitment_holds());
