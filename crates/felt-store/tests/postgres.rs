@@ -471,3 +471,48 @@ fn a_lost_connection_is_a_clear_error_and_the_next_call_works() {
         [Notice::Meter("m".into())]
     );
 }
+
+/// Two servers' group commits that each hold a meter the other needs: the database
+/// picks one to give way; its group commits what it has so far and the call is tried
+/// again in a new group transaction, so both go through and nothing is lost.
+#[test]
+fn groups_that_deadlock_on_meters_both_go_through() {
+    let url = fresh();
+    let mut setup = PgStore::open(&url).unwrap();
+    for m in ["m1", "m2"] {
+        setup
+            .create_meter(m, c(1_00), &Account::house("ops"))
+            .unwrap();
+    }
+    // Each server's table pays from its own house: the meters are all they share.
+    let contribute = |from: &str, to: &str| {
+        [Movement::new(
+            Account::house(from),
+            Account::meter(to),
+            c(1),
+            K::Contribution,
+        )]
+    };
+    let both_hold = Arc::new(Barrier::new(2));
+    let servers: Vec<_> = [("a", "m1", "m2"), ("b", "m2", "m1")]
+        .into_iter()
+        .map(|(house, first, second)| {
+            let (url, both_hold) = (url.clone(), both_hold.clone());
+            std::thread::spawn(move || {
+                let mut s = PgStore::open(&url).unwrap();
+                s.begin_group().unwrap();
+                s.post(&contribute(house, first)).unwrap();
+                both_hold.wait();
+                s.post(&contribute(house, second)).unwrap();
+                s.end_group().unwrap();
+            })
+        })
+        .collect();
+    for s in servers {
+        s.join().unwrap();
+    }
+    for m in ["m1", "m2"] {
+        assert_eq!(setup.meter(m).unwrap().unwrap().contributions, c(2), "{m}");
+    }
+    assert!(setup.check_books().unwrap().is_sound());
+}

@@ -9,8 +9,10 @@
 //! shoe before and after, result, void reason, where it ended); `round_steps` (seq,
 //! action JSON); `round_events` (seq, step, event JSON); `entries` (one per movement:
 //! round, step, kind, memo) and `postings` (two per entry, signed cents, summing to
-//! zero); `shoes` (each table's current shoe). Ledger and journal are append-only
-//! (triggers refuse UPDATE and DELETE), and a round that ended takes no more steps.
+//! zero); `shoes` (each table's current shoe); later schemas add shoe commitments and
+//! rules (2), logins and web sessions (3) and the servers' table leases (4). Ledger and
+//! journal are append-only (triggers refuse UPDATE and DELETE), and a round that ended
+//! takes no more steps.
 
 mod audit;
 mod leases;
@@ -37,14 +39,15 @@ use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, Tran
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How a [`SqliteStore`] is opened.
+/// How a [`SqliteStore`] or a [`crate::PgStore`] is opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OpenOptions {
-    /// How long a call waits for another process's write lock before it fails with
+    /// How long a call waits for another process's write lock (SQLite) or for a row
+    /// another process holds (PostgreSQL's `lock_timeout`) before it fails with
     /// [`StoreError::Locked`]. Default 5 s.
     pub busy_timeout: Duration,
     /// Open for reading only (`felt history`, `felt books`): every write fails with
-    /// [`StoreError::ReadOnly`], and the file must already be a current felt database.
+    /// [`StoreError::ReadOnly`], and the books must already be current felt books.
     pub read_only: bool,
 }
 
