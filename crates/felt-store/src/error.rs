@@ -184,6 +184,18 @@ pub enum StoreError {
     )]
     NoDataDir,
 
+    /// This connection's server no longer holds the lease of the table it writes (another
+    /// server took the table over): the step was not written.
+    #[error(
+        "table `{table}` is dealt by server `{holder}` now, not by this one: the step was not          written; this server stops dealing the table (its new host resumes the round from          the books)"
+    )]
+    LeaseLost {
+        /// The books' table id.
+        table: String,
+        /// The server holding its lease now (empty: none).
+        holder: String,
+    },
+
     /// No shoe commitment has this id.
     #[error("there is no shoe {shoe} in the books: list them with `felt verify`")]
     UnknownShoe {

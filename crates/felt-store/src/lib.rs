@@ -66,6 +66,8 @@
 
 mod books;
 mod error;
+mod lease;
+mod location;
 mod login;
 mod model;
 mod name;
@@ -75,6 +77,8 @@ pub mod sqlite;
 
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
+pub use lease::TableLease;
+pub use location::{open_books, open_books_read_only, resolve_books, BooksAt};
 pub use login::{LockPolicy, Login, NewLogin, Role, WebSession};
 pub use model::{
     seed_hash, sha256_hex, Account, AwardRecord, Balance, Ended, EventRecord, MeterInfo, Movement,
@@ -259,6 +263,34 @@ pub trait Store {
     /// every meter equals seeds + contributions - awards, no round has anything written
     /// after it ended, every seed matches its hash.
     fn check_books(&self) -> Result<BooksReport>;
+
+    /// Claims or renews, for `server` (its clients reach it at `url`), the lease of each
+    /// of `tables` that is free, expired, or already `server`'s, for `ttl_ms` from the
+    /// books' clock; returns the leases `server` holds afterwards among `tables`. A
+    /// table's `epoch` rises by one each time it changes hands.
+    fn claim_tables(
+        &mut self,
+        server: &str,
+        url: &str,
+        tables: &[&str],
+        ttl_ms: i64,
+    ) -> Result<Vec<TableLease>>;
+
+    /// Gives up `server`'s leases of `tables` (a clean stop), so another server may
+    /// take them at once.
+    fn release_tables(&mut self, server: &str, tables: &[&str]) -> Result<()>;
+
+    /// Every table lease, `live` when it has not expired (the books' clock).
+    fn table_leases(&self) -> Result<Vec<TableLease>>;
+
+    /// Fences this connection's round writes to `server`: from now on `begin_round`,
+    /// `record_step`, `record_step_with`, `finish_round`, `void_round` and `save_shoe`
+    /// on a table that has a lease are refused with [`StoreError::LeaseLost`] unless
+    /// `server` holds it, checked in the same transaction as the write (so a takeover
+    /// and a write are ordered: a write is either before the takeover, and the new
+    /// host resumes it from the books, or refused). `None` (the default) fences
+    /// nothing; a table without a lease (`felt play`) is never fenced.
+    fn fence(&mut self, server: Option<&str>);
 
     /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
     /// or nothing as usual (a failed call leaves no trace), but become durable together

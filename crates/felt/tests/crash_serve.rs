@@ -173,7 +173,7 @@ fn start_bots(
     batch: u32,
 ) -> tokio::task::JoinHandle<Result<bots::Report, String>> {
     let cfg = BotsConfig {
-        server: format!("http://127.0.0.1:{port}"),
+        servers: vec![format!("http://127.0.0.1:{port}")],
         tables: 3,
         players: 3,
         rounds: 4,

@@ -13,6 +13,7 @@
 //! (triggers refuse UPDATE and DELETE), and a round that ended takes no more steps.
 
 mod audit;
+mod leases;
 mod logins;
 mod read;
 pub mod schema;
@@ -28,7 +29,7 @@ use crate::model::{
     ShoeSeed, Step, StepWrite,
 };
 use crate::name::validate_name;
-use crate::Store;
+use crate::{Store, TableLease};
 use felt_core::money::Money;
 use felt_core::round::MAX_BALANCE;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -75,6 +76,8 @@ pub struct SqliteStore {
     /// A group transaction is open ([`Store::begin_group`]): each write is a savepoint
     /// inside it, and nothing is durable until [`Store::end_group`].
     in_group: bool,
+    /// The server this connection writes for ([`Store::fence`]).
+    fence: Option<String>,
 }
 
 /// A failure inside a call, before the file's path is attached.
@@ -218,6 +221,7 @@ impl SqliteStore {
             path,
             busy_ms,
             in_group: false,
+            fence: None,
         };
         store.set_up(options).map_err(|e| store.fail(e))?;
         Ok(store)
@@ -810,6 +814,32 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
 }
 
 impl Store for SqliteStore {
+    fn claim_tables(
+        &mut self,
+        server: &str,
+        url: &str,
+        tables: &[&str],
+        ttl_ms: i64,
+    ) -> Result<Vec<TableLease>> {
+        validate_name("server", server)?;
+        for t in tables {
+            validate_name("table", t)?;
+        }
+        self.write(|tx| leases::claim(tx, server, url, tables, ttl_ms))
+    }
+
+    fn release_tables(&mut self, server: &str, tables: &[&str]) -> Result<()> {
+        self.write(|tx| leases::release(tx, server, tables))
+    }
+
+    fn table_leases(&self) -> Result<Vec<TableLease>> {
+        self.read(leases::all)
+    }
+
+    fn fence(&mut self, server: Option<&str>) {
+        self.fence = server.map(str::to_string);
+    }
+
     fn begin_group(&mut self) -> Result<()> {
         if self.in_group {
             return Err(StoreError::InvalidInput(
@@ -902,7 +932,9 @@ impl Store for SqliteStore {
             }
         }
         let hash = seed_hash(&round.seed);
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_fence(tx, fence.as_deref(), &round.table_id)?;
             let shoe_id = match &round.shoe_seed {
                 RoundShoe::Unrecorded => None,
                 RoundShoe::Current(id) => {
@@ -953,7 +985,9 @@ impl Store for SqliteStore {
 
     fn record_step(&mut self, round: RoundId, step: &Step) -> Result<u32> {
         let step = step.canonical()?;
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_round_fence(tx, fence.as_deref(), round.0)?;
             require_open(tx, round)?;
             insert_step(tx, round, &step)
         })
@@ -965,7 +999,9 @@ impl Store for SqliteStore {
         meters: &[&str],
         compute: &mut dyn FnMut(&[Money]) -> StepWrite,
     ) -> Result<Option<u32>> {
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_round_fence(tx, fence.as_deref(), round.0)?;
             require_open(tx, round)?;
             let mut values = Vec::with_capacity(meters.len());
             for m in meters {
@@ -1016,7 +1052,9 @@ impl Store for SqliteStore {
     ) -> Result<()> {
         let last = last.canonical()?;
         validate_json("round result", result_json)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_round_fence(tx, fence.as_deref(), round.0)?;
             require_open(tx, round)?;
             let end = End {
                 result_json,
@@ -1030,7 +1068,9 @@ impl Store for SqliteStore {
 
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()> {
         let refunds = canonical_movements(refunds)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_round_fence(tx, fence.as_deref(), round.0)?;
             require_open(tx, round)?;
             for m in refunds.iter() {
                 apply_movement(tx, m, Some(round.0), None, Limit::Round)?;
@@ -1042,7 +1082,9 @@ impl Store for SqliteStore {
 
     fn save_shoe(&mut self, table: &str, shoe: &[u8]) -> Result<()> {
         validate_name("table", table)?;
+        let fence = self.fence.clone();
         self.write(|tx| {
+            leases::check_fence(tx, fence.as_deref(), table)?;
             tx.execute(
                 "INSERT INTO shoes (table_id, state, round_id) VALUES (?1, ?2, NULL) \
                  ON CONFLICT (table_id) DO UPDATE SET state = excluded.state, \

@@ -36,10 +36,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "logins and web sessions of the online table",
         sql: V3,
     },
+    Migration {
+        version: 4,
+        name: "table leases of the servers sharing the books",
+        sql: V4,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 3;
+pub const LATEST: i64 = 4;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -235,4 +240,16 @@ CREATE TABLE web_sessions (
     last_seen_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX web_sessions_name ON web_sessions (name);
+"#;
+
+const V4: &str = r#"
+-- Which server deals which table (felt serve): the holder renews its lease; once it
+-- expires another server may claim the table, and the epoch rises. Times are Unix ms.
+CREATE TABLE table_leases (
+    table_id   TEXT PRIMARY KEY,
+    server     TEXT NOT NULL,
+    url        TEXT NOT NULL,
+    epoch      INTEGER NOT NULL CHECK (epoch >= 1),
+    expires_ms INTEGER NOT NULL
+) WITHOUT ROWID;
 "#;
