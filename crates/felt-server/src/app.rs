@@ -167,24 +167,32 @@ impl Server {
         Ok(server)
     }
 
-    /// Renews this server's leases and claims the free tables; starts the tables it
-    /// now holds and does not deal yet (or whose books failed), and stops those it
-    /// lost. The first call's failures are the start's.
+    /// Renews this server's leases and claims its share of the free tables; starts the
+    /// tables it now holds and does not deal yet (or whose books failed), stops those
+    /// it lost, and gives up one idle table when it holds more than its share (a
+    /// server joined). The first call's failures are the start's.
     fn rehost(&self) -> Result<(), String> {
+        let me = self.hosting.server.clone();
+        let leases = self
+            .books
+            .read(|st| st.table_leases())
+            .map_err(|e| format!("reading the table leases: {e}"))?;
         let ids: Vec<String> = self.tables.values().map(|t| t.cfg.table_id()).collect();
-        let (server, url, ttl) = (
-            self.hosting.server.clone(),
-            self.hosting.url.clone(),
-            self.hosting.lease_ms(),
-        );
+        let plan = crate::hosting::plan(&me, &ids, &leases);
+        let (url, ttl) = (self.hosting.url.clone(), self.hosting.lease_ms());
+        let want = plan.claim.clone();
+        let server = me.clone();
         let held = self
             .books
             .with(move |st| {
-                let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+                let refs: Vec<&str> = want.iter().map(String::as_str).collect();
                 st.claim_tables(&server, &url, &refs, ttl)
             })
             .map_err(|e| format!("claiming the tables in the books: {e}"))?;
-        let held: BTreeSet<String> = held.into_iter().map(|l| l.table).collect();
+        let mut held: BTreeSet<String> = held.into_iter().map(|l| l.table).collect();
+        if held.iter().filter(|t| ids.contains(t)).count() > plan.share {
+            self.shed_one(&mut held);
+        }
         let mut first_error = None;
         for slot in self.tables.values() {
             let mine = held.contains(&slot.cfg.table_id());
@@ -212,7 +220,7 @@ impl Server {
                 self.seating.clone(),
             ) {
                 Ok((handle, _thread)) => {
-                    tracing::info!(table = %slot.cfg.name, server = %self.hosting.server, again = failed, "dealing the table");
+                    tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
                     *here = Some(handle);
                 }
                 Err(e) => {
@@ -223,12 +231,40 @@ impl Server {
             }
         }
         let leases = self.books.read(|st| st.table_leases()).unwrap_or_default();
-        if self.hosts.set(leases) {
+        if self.hosts.set(crate::hosting::tables_only(leases)) {
             let _ = self.events.send(Arc::from(r#"{"type":"tables"}"#));
         }
         match first_error {
             Some(e) => Err(e),
             None => Ok(()),
+        }
+    }
+
+    /// Gives up one table dealt here with nobody seated and no round in play (so no
+    /// player is moved), for a server that holds less than its share to take.
+    fn shed_one(&self, held: &mut BTreeSet<String>) {
+        let idle = self.tables.values().find(|t| {
+            held.contains(&t.cfg.table_id())
+                && t.handle().is_some_and(|h| {
+                    h.info
+                        .read()
+                        .map(|i| i.players.is_empty() && i.round.is_none())
+                        .unwrap_or(false)
+                })
+        });
+        let Some(slot) = idle else { return };
+        let id = slot.cfg.table_id();
+        if let Some(h) = slot.here.write().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = h.tx.send(ToTable::Moved);
+        }
+        let server = self.hosting.server.clone();
+        let table = id.clone();
+        let released = self
+            .books
+            .with(move |st| st.release_tables(&server, &[table.as_str()]));
+        if released.is_ok() {
+            tracing::info!(table = %slot.cfg.name, "gave the table up for a server with fewer tables");
+            held.remove(&id);
         }
     }
 

@@ -26,6 +26,17 @@ impl BooksAt {
     }
 }
 
+impl BooksAt {
+    /// The `--db` value that names these books (with the password: for a child
+    /// process, never for a log).
+    pub fn db_value(&self) -> String {
+        match self {
+            BooksAt::Sqlite(p) => p.display().to_string(),
+            BooksAt::Postgres(url) => url.clone(),
+        }
+    }
+}
+
 impl std::fmt::Display for BooksAt {
     /// The path, or the URL without its password.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
