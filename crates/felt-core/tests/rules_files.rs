@@ -26,6 +26,12 @@ fn every_preset_loads_validates_and_prints_a_rules_card() {
         assert!(card.contains(&rules.game().name), "{name}: {card}");
         for bet in rules.side_bets() {
             assert!(card.contains(&bet.name), "{name} card lacks {}", bet.name);
+            // A linked progressive's card says how hits at the same moment are paid.
+            assert_eq!(
+                bet.progressive.is_some(),
+                card.contains("Hits at\n  the same moment are paid one after the other"),
+                "{name}: {card}"
+            );
             for (_, line) in bet.active_lines() {
                 assert!(
                     card.contains(line.hand.describe()),

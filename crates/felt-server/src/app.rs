@@ -4,6 +4,7 @@
 use crate::auth;
 use crate::books::{Books, OpenReader};
 use crate::config::TableConfig;
+use crate::hosting::{Hosting, Hosts};
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
 use crate::table::{self, Seating, TableHandle, ToTable};
@@ -17,9 +18,9 @@ use felt_core::Money;
 use felt_store::{Account, LockPolicy, NewLogin, Role, RoundId, Store, StoreError};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// What the server is set to.
@@ -56,12 +57,32 @@ impl Default for Settings {
     }
 }
 
-/// One table as the server runs it.
-struct Running {
+/// One table of the tables file: dealt here while this server holds its lease.
+struct Slot {
     cfg: TableConfig,
-    handle: TableHandle,
+    /// Its actor, while this server deals the table.
+    here: RwLock<Option<TableHandle>>,
     /// Its rules card, pay tables and returns (computed once, on first request).
     rules_json: OnceLock<Value>,
+}
+
+impl Slot {
+    /// The actor dealing the table here, if any.
+    fn handle(&self) -> Option<TableHandle> {
+        self.here.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// The books a server runs on: the writer's connection, read-only connections beside
+/// it, and how changes made by other servers are signalled.
+pub struct BooksSetup {
+    /// The writer's connection.
+    pub store: Box<dyn Store + Send>,
+    /// Opens read-only connections to the same books (see [`Books::read`]).
+    pub readers: Option<OpenReader>,
+    /// Waits for a change of the books made elsewhere (PostgreSQL's NOTIFY); `None`:
+    /// the meters are polled four times a second.
+    pub changes: Option<crate::watch::Changes>,
 }
 
 /// The server's shared state.
@@ -69,7 +90,12 @@ pub struct Server {
     books: Books,
     metrics: Arc<Metrics>,
     settings: Settings,
-    tables: BTreeMap<String, Running>,
+    hosting: Hosting,
+    tables: BTreeMap<String, Slot>,
+    hosts: Hosts,
+    seating: Seating,
+    /// The lobby's live feed (`/api/events`): meters and table moves, as SSE data.
+    events: tokio::sync::broadcast::Sender<Arc<str>>,
     next_conn: AtomicU64,
     draining: AtomicBool,
 }
@@ -78,69 +104,203 @@ pub struct Server {
 pub type Shared = Arc<Server>;
 
 impl Server {
-    /// Starts every table (resuming the rounds the books hold unfinished). `readers`
-    /// opens read-only connections to the same books, for the reads that need not
-    /// wait for the writer (see [`Books::read`]).
+    /// Starts the server on `books`: claims the tables no live server holds (resuming
+    /// the rounds the books hold unfinished) and keeps claiming and renewing them every
+    /// [`Hosting::renew`] while it runs; watches the meters for changes made elsewhere.
     pub fn start(
-        store: Box<dyn Store + Send>,
-        readers: Option<OpenReader>,
+        books: BooksSetup,
         tables: Vec<TableConfig>,
         settings: Settings,
+        hosting: Hosting,
     ) -> Result<Shared, String> {
         let metrics = Arc::new(Metrics::new());
-        let mut books = Books::new(store, metrics.clone());
-        if let Some(open) = readers {
-            books = books.with_readers(open);
+        let mut store = books.store;
+        // The books refuse a round's step from this server once it no longer holds
+        // the table (another server took it over).
+        store.fence(Some(&hosting.server));
+        let mut b = Books::new(store, metrics.clone());
+        if let Some(open) = books.readers {
+            b = b.with_readers(open);
         }
-        let seating: Seating = Default::default();
-        let mut running = BTreeMap::new();
+        let mut slots = BTreeMap::new();
         for cfg in tables {
-            // A table's thread ends by itself once the table is closed.
-            let (handle, _thread) =
-                table::spawn(cfg.clone(), books.clone(), metrics.clone(), seating.clone())
-                    .map_err(|e| format!("table `{}`: {e}", cfg.name))?;
-            running.insert(
+            crate::table::check(&cfg).map_err(|e| format!("table `{}`: {e}", cfg.name))?;
+            slots.insert(
                 cfg.name.clone(),
-                Running {
+                Slot {
                     cfg,
-                    handle,
+                    here: RwLock::new(None),
                     rules_json: OnceLock::new(),
                 },
             );
         }
-        Ok(Arc::new(Server {
-            books,
+        let (events, _) = tokio::sync::broadcast::channel(256);
+        let server = Arc::new(Server {
+            books: b,
             metrics,
             settings,
-            tables: running,
+            hosting,
+            tables: slots,
+            hosts: Hosts::default(),
+            seating: Default::default(),
+            events,
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
-        }))
+        });
+        server.rehost()?;
+        let weak = Arc::downgrade(&server);
+        let every = server.hosting.renew;
+        std::thread::Builder::new()
+            .name("hosting".to_string())
+            .spawn(move || loop {
+                std::thread::sleep(every);
+                let Some(s) = weak.upgrade() else { break };
+                if s.draining.load(Ordering::SeqCst) {
+                    break;
+                }
+                if let Err(e) = s.rehost() {
+                    tracing::warn!(error = %e, "renewing the table leases failed; trying again");
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        crate::watch::spawn(Arc::downgrade(&server), books.changes)?;
+        Ok(server)
+    }
+
+    /// Renews this server's leases and claims its share of the free tables; starts the
+    /// tables it now holds and does not deal yet (or whose books failed), stops those
+    /// it lost, and gives up one idle table when it holds more than its share (a
+    /// server joined). The first call's failures are the start's.
+    fn rehost(&self) -> Result<(), String> {
+        let me = self.hosting.server.clone();
+        let leases = self
+            .books
+            .read(|st| st.table_leases())
+            .map_err(|e| format!("reading the table leases: {e}"))?;
+        let ids: Vec<String> = self.tables.values().map(|t| t.cfg.table_id()).collect();
+        let plan = crate::hosting::plan(&me, &ids, &leases);
+        let (url, ttl) = (self.hosting.url.clone(), self.hosting.lease_ms());
+        let want = plan.claim.clone();
+        let server = me.clone();
+        let held = self
+            .books
+            .with(move |st| {
+                let refs: Vec<&str> = want.iter().map(String::as_str).collect();
+                st.claim_tables(&server, &url, &refs, ttl)
+            })
+            .map_err(|e| format!("claiming the tables in the books: {e}"))?;
+        let mut held: BTreeSet<String> = held.into_iter().map(|l| l.table).collect();
+        if held.iter().filter(|t| ids.contains(t)).count() > plan.share {
+            self.shed_one(&mut held);
+        }
+        let mut first_error = None;
+        for slot in self.tables.values() {
+            let mine = held.contains(&slot.cfg.table_id());
+            let mut here = slot.here.write().unwrap_or_else(|p| p.into_inner());
+            let failed = here
+                .as_ref()
+                .is_some_and(|h| h.info.read().map(|i| i.failed).unwrap_or(true));
+            if !mine {
+                if let Some(h) = here.take() {
+                    tracing::warn!(table = %slot.cfg.name, "another server holds the table now");
+                    let _ = h.tx.send(ToTable::Moved);
+                }
+                continue;
+            }
+            if here.is_some() && !failed {
+                continue;
+            }
+            if self.draining.load(Ordering::SeqCst) {
+                continue;
+            }
+            match table::spawn(
+                slot.cfg.clone(),
+                self.books.clone(),
+                self.metrics.clone(),
+                self.seating.clone(),
+            ) {
+                Ok((handle, _thread)) => {
+                    tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
+                    *here = Some(handle);
+                }
+                Err(e) => {
+                    tracing::error!(table = %slot.cfg.name, error = %e, "the table cannot start");
+                    *here = None;
+                    first_error.get_or_insert(format!("table `{}`: {e}", slot.cfg.name));
+                }
+            }
+        }
+        let leases = self.books.read(|st| st.table_leases()).unwrap_or_default();
+        if self.hosts.set(crate::hosting::tables_only(leases)) {
+            let _ = self.events.send(Arc::from(r#"{"type":"tables"}"#));
+        }
+        match first_error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Gives up one table dealt here with nobody seated and no round in play (so no
+    /// player is moved), for a server that holds less than its share to take.
+    fn shed_one(&self, held: &mut BTreeSet<String>) {
+        let idle = self.tables.values().find(|t| {
+            held.contains(&t.cfg.table_id())
+                && t.handle().is_some_and(|h| {
+                    h.info
+                        .read()
+                        .map(|i| i.players.is_empty() && i.round.is_none())
+                        .unwrap_or(false)
+                })
+        });
+        let Some(slot) = idle else { return };
+        let id = slot.cfg.table_id();
+        if let Some(h) = slot.here.write().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = h.tx.send(ToTable::Moved);
+        }
+        let server = self.hosting.server.clone();
+        let table = id.clone();
+        let released = self
+            .books
+            .with(move |st| st.release_tables(&server, &[table.as_str()]));
+        if released.is_ok() {
+            tracing::info!(table = %slot.cfg.name, "gave the table up for a server with fewer tables");
+            held.remove(&id);
+        }
     }
 
     /// Stops taking new rounds: every table finishes the round in play, then closes.
     /// Returns once every table has closed, or after `grace` (a round still in play is
-    /// parked: its steps are in the books, and the next start resumes it).
+    /// parked: its steps are in the books, and whoever deals the table next resumes
+    /// it). The leases are then given up, so another server takes the tables at once.
     pub fn drain(&self, reason: &str, grace: Duration) {
         let until = Instant::now() + grace;
         self.draining.store(true, Ordering::SeqCst);
-        for t in self.tables.values() {
-            let _ = t.handle.tx.send(ToTable::Close {
+        let handles: Vec<TableHandle> = self.tables.values().filter_map(Slot::handle).collect();
+        for h in &handles {
+            let _ = h.tx.send(ToTable::Close {
                 reason: reason.to_string(),
             });
         }
         // Each table thread ends once its round is over and it has said so; the
         // inboxes stay open until then.
         loop {
-            let open = self
-                .tables
-                .values()
-                .filter(|t| t.handle.info.read().map(|i| !i.closed).unwrap_or(false))
+            let open = handles
+                .iter()
+                .filter(|h| h.info.read().map(|i| !i.closed).unwrap_or(false))
                 .count();
             if open == 0 || Instant::now() >= until {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
+        }
+        let ids: Vec<String> = self.tables.values().map(|t| t.cfg.table_id()).collect();
+        let server = self.hosting.server.clone();
+        let released = self.books.with(move |st| {
+            let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+            st.release_tables(&server, &refs)
+        });
+        if let Err(e) = released {
+            tracing::warn!(error = %e, "the table leases could not be given up: they expire");
         }
     }
 
@@ -159,10 +319,48 @@ impl Server {
         &self.settings
     }
 
-    /// A table's settings and handle, by name.
-    pub fn table(&self, name: &str) -> Option<(&TableConfig, &TableHandle)> {
-        self.tables.get(name).map(|t| (&t.cfg, &t.handle))
+    /// How this server takes part in hosting.
+    pub fn hosting(&self) -> &Hosting {
+        &self.hosting
     }
+
+    /// A table's settings and, while this server deals it, its handle, by name.
+    pub fn table(&self, name: &str) -> Option<(&TableConfig, Option<TableHandle>)> {
+        self.tables.get(name).map(|t| (&t.cfg, t.handle()))
+    }
+
+    /// The tables this server deals now, by name.
+    pub fn dealt_here(&self) -> Vec<String> {
+        self.tables
+            .values()
+            .filter(|t| t.handle().is_some())
+            .map(|t| t.cfg.name.clone())
+            .collect()
+    }
+
+    /// The tables dealt here whose meters include one of `changed`, with their meters
+    /// (for [`crate::watch`]).
+    pub(crate) fn tables_with_meters(&self) -> Vec<(TableHandle, Vec<String>)> {
+        self.tables
+            .values()
+            .filter_map(|t| t.handle().map(|h| (h, meter_ids(&t.cfg))))
+            .filter(|(_, m)| !m.is_empty())
+            .collect()
+    }
+
+    /// Sends `data` to every lobby following `/api/events`.
+    pub(crate) fn publish(&self, data: Arc<str>) {
+        let _ = self.events.send(data);
+    }
+}
+
+/// The progressive meters a table's side bets feed.
+fn meter_ids(cfg: &TableConfig) -> Vec<String> {
+    cfg.rules
+        .side_bets()
+        .iter()
+        .filter_map(|b| b.progressive.as_ref().map(|p| p.meter.clone()))
+        .collect()
 }
 
 /// The router.
@@ -175,6 +373,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/logout", post(logout))
         .route("/api/me", get(me))
         .route("/api/tables", get(lobby))
+        .route("/api/events", get(events))
         .route("/api/tables/{name}/rules", get(rules))
         .route("/api/history", get(history))
         .route("/api/operator/tables", get(operator_tables))
@@ -228,7 +427,8 @@ async fn healthz(State(s): State<Shared>) -> Response {
         status,
         Json(json!({
             "status": if !ok { "books-unavailable" } else if draining { "draining" } else { "ok" },
-            "tables": s.tables.len(),
+            "tables": s.dealt_here().len(),
+            "server": s.hosting.server,
             "version": VERSION,
         })),
     )
@@ -518,35 +718,62 @@ async fn lobby(State(s): State<Shared>) -> Response {
         .tables
         .values()
         .map(|t| {
-            let info = t.handle.info.read().map(|i| i.clone()).ok();
-            let ids: Vec<String> = t
-                .cfg
-                .rules
-                .side_bets()
-                .iter()
-                .filter_map(|b| b.progressive.as_ref().map(|p| p.meter.clone()))
-                .collect();
+            let info = t.handle().and_then(|h| h.info.read().map(|i| i.clone()).ok());
+            let ids = meter_ids(&t.cfg);
             let m: Vec<Value> = meters
                 .iter()
                 .filter(|m| ids.contains(&m.id))
                 .map(crate::render::meter)
                 .collect();
+            let host = s.hosts.get(&t.cfg.table_id()).map(|l| {
+                json!({
+                    "server": l.server,
+                    "url": l.url,
+                    "live": l.live,
+                    "here": l.server == s.hosting.server,
+                })
+            });
             json!({
                 "name": t.cfg.name,
                 "game": t.cfg.rules.game().id,
                 "game_name": t.cfg.rules.game().name,
-                "seats": info.as_ref().map(|i| i.seats),
+                "seats": t.cfg.rules.table().seats,
                 "taken": info.as_ref().map(|i| i.players.len()),
                 "players": info.as_ref().map(|i| i.players.iter().map(|(s, p)| json!({"seat": s, "player": p})).collect::<Vec<_>>()),
                 "limits": {"min": t.cfg.rules.main_bet().min, "max": t.cfg.rules.main_bet().max},
                 "betting_ms": t.cfg.betting_ms,
                 "decision_ms": t.cfg.decision_ms,
                 "meters": m,
-                "closed": info.as_ref().map(|i| i.closed),
+                "closed": info.as_ref().map(|i| i.closed && !i.failed),
+                "host": host,
             })
         })
         .collect();
-    Json(json!({"tables": tables})).into_response()
+    Json(json!({"tables": tables, "server": s.hosting.server})).into_response()
+}
+
+/// The lobby's live feed (server-sent events): a `meters` event with every meter when
+/// one changes (here or on another server), a `tables` event when a table moves. A
+/// client reads `/api/tables` when the feed (re)opens.
+async fn events(State(s): State<Shared>) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let rx = s.events.subscribe();
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(data) => {
+                    let e = Event::default().data(data.as_ref());
+                    return Some((Ok::<_, std::convert::Infallible>(e), rx));
+                }
+                // A slow reader skipped some: the next one says what stands.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+        .into_response()
 }
 
 /// No table of this name.
@@ -706,12 +933,17 @@ async fn operator_tables(
     let tables: Vec<Value> = s
         .tables
         .values()
-        .filter_map(|t| {
-            t.handle
-                .info
-                .read()
-                .ok()
-                .map(|i| serde_json::to_value(&*i).unwrap_or(Value::Null))
+        .map(|t| {
+            let info = t
+                .handle()
+                .and_then(|h| h.info.read().ok().map(|i| serde_json::to_value(&*i).ok()))
+                .flatten();
+            let host = s.hosts.get(&t.cfg.table_id());
+            json!({
+                "name": t.cfg.name,
+                "here": info,
+                "host": host.map(|l| json!({"server": l.server, "url": l.url, "live": l.live, "epoch": l.epoch})),
+            })
         })
         .collect();
     let meters: Vec<Value> = meters.iter().map(crate::render::meter).collect();
@@ -746,8 +978,15 @@ async fn operator_close(
 ) -> Result<Response, ApiError> {
     let w = operator(&s, &headers).await?;
     let t = s.tables.get(&name).ok_or_else(|| no_table(&name))?;
+    let Some(h) = t.handle() else {
+        return Err(ApiError(
+            StatusCode::CONFLICT,
+            "not-here",
+            format!("table `{name}` is dealt by another server: close it there"),
+        ));
+    };
     tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
-    let _ = t.handle.tx.send(ToTable::Close {
+    let _ = h.tx.send(ToTable::Close {
         reason: format!("closed by operator {}", w.name),
     });
     Ok((
@@ -787,9 +1026,15 @@ async fn ws(State(s): State<Shared>, headers: HeaderMap, upgrade: WebSocketUpgra
         Ok(w) => w,
         Err(e) => return e.into_response(),
     };
+    // A table dealt by another server is relayed there with the same session.
+    let cookie = headers
+        .get(header::COOKIE)
+        .and_then(|c| c.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
     upgrade
         .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| connection(s, w.name, socket))
+        .on_upgrade(move |socket| connection(s, w.name, cookie, socket))
 }
 
 /// A per-connection token bucket.
@@ -799,10 +1044,18 @@ struct Bucket {
     over: u32,
 }
 
-/// One WebSocket: `hello` first, then every message goes to the table's actor; frames
-/// from the actor go out. Refusals before the table (bad JSON, too large, rate) are
-/// answered here.
-async fn connection(s: Shared, player: String, socket: WebSocket) {
+/// Where a connection's messages go once it said hello.
+enum Target {
+    /// The table's actor, here.
+    Here(TableHandle),
+    /// The server dealing the table (a relay).
+    There(tokio::sync::mpsc::Sender<String>),
+}
+
+/// One WebSocket: `hello` first, then every message goes to the table's actor, or to
+/// the server that deals the table (relayed as it is); frames from either go out.
+/// Refusals before the table (bad JSON, too large, rate) are answered here.
+async fn connection(s: Shared, player: String, cookie: String, socket: WebSocket) {
     use futures_util::{SinkExt, StreamExt};
     let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
@@ -815,7 +1068,8 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
         }
         let _ = sink.close().await;
     });
-    let mut table: Option<&Running> = None;
+    let mut target: Option<Target> = None;
+    let relay_ended = Arc::new(tokio::sync::Notify::new());
     let mut bucket = Bucket {
         tokens: s.settings.burst,
         last: Instant::now(),
@@ -823,7 +1077,12 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
     };
     let local =
         |code: Code, message: &str| -> Arc<str> { error_frame(0, code, message, None).into() };
-    while let Some(msg) = stream.next().await {
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            () = relay_ended.notified() => break,
+        };
+        let Some(msg) = msg else { break };
         let text = match msg {
             Ok(Message::Text(t)) => t,
             Ok(Message::Close(_)) | Err(_) => break,
@@ -881,7 +1140,7 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
                 continue;
             }
         };
-        match (&table, msg) {
+        match (&target, msg) {
             (
                 None,
                 ClientMsg::Hello {
@@ -897,25 +1156,51 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
                     ));
                     continue;
                 }
-                let Some(t) = s.tables.get(&name) else {
+                let Some(slot) = s.tables.get(&name) else {
                     let _ =
                         out.try_send(local(Code::NoTable, &format!("there is no table `{name}`")));
                     continue;
                 };
-                if t.handle
-                    .tx
-                    .send(ToTable::Join {
-                        conn,
-                        player: player.clone(),
-                        out: out.clone(),
-                        last_seq,
-                    })
-                    .is_err()
-                {
-                    let _ = out.try_send(local(Code::TableClosed, "the table is closed"));
-                    break;
+                let away = |why: &str| {
+                    local(
+                        Code::Away,
+                        &format!("table `{name}` {why}: reconnect in a moment"),
+                    )
+                };
+                if let Some(h) = slot.handle() {
+                    let failed = h.info.read().map(|i| i.failed).unwrap_or(true);
+                    let joined = !failed
+                        && h.tx
+                            .send(ToTable::Join {
+                                conn,
+                                player: player.clone(),
+                                out: out.clone(),
+                                last_seq,
+                            })
+                            .is_ok();
+                    if !joined {
+                        let _ = out.try_send(away("is starting again from the books"));
+                        break;
+                    }
+                    target = Some(Target::Here(h));
+                    continue;
                 }
-                table = Some(t);
+                match s.hosts.get(&slot.cfg.table_id()) {
+                    Some(l) if l.live && l.server != s.hosting.server && !l.url.is_empty() => {
+                        let up = crate::relay::open(
+                            &l.url,
+                            &cookie,
+                            text.to_string(),
+                            out.clone(),
+                            relay_ended.clone(),
+                        );
+                        target = Some(Target::There(up));
+                    }
+                    _ => {
+                        let _ = out.try_send(away("is moving to another server"));
+                        break;
+                    }
+                }
             }
             (None, _) => {
                 let _ = out.try_send(local(
@@ -923,9 +1208,8 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
                     "say hello first: {\"type\": \"hello\", \"version\": 1, \"table\": NAME}",
                 ));
             }
-            (Some(t), msg) => {
-                if t.handle
-                    .tx
+            (Some(Target::Here(h)), msg) => {
+                if h.tx
                     .send(ToTable::Msg {
                         conn,
                         msg,
@@ -936,13 +1220,18 @@ async fn connection(s: Shared, player: String, socket: WebSocket) {
                     break;
                 }
             }
+            (Some(Target::There(up)), _) => {
+                if up.send(text.to_string()).await.is_err() {
+                    break;
+                }
+            }
         }
         if writer.is_finished() {
             break;
         }
     }
-    if let Some(t) = table {
-        let _ = t.handle.tx.send(ToTable::Gone { conn });
+    if let Some(Target::Here(h)) = target {
+        let _ = h.tx.send(ToTable::Gone { conn });
     }
     drop(out);
     let _ = writer.await;

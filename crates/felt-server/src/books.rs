@@ -265,6 +265,22 @@ impl Books {
     }
 }
 
+/// The books at `at` as a server runs on them: the writer's connection, read-only
+/// connections beside it, and (PostgreSQL) the NOTIFY signal of changes made by other
+/// servers.
+pub fn setup(at: &felt_store::BooksAt) -> felt_store::Result<crate::app::BooksSetup> {
+    let store = felt_store::open_books(at)?;
+    let readers: OpenReader = {
+        let at = at.clone();
+        Arc::new(move || felt_store::open_books_read_only(&at))
+    };
+    Ok(crate::app::BooksSetup {
+        store,
+        readers: Some(readers),
+        changes: None,
+    })
+}
+
 /// Read-only connections to the SQLite books at `path`.
 pub fn sqlite_readers(path: PathBuf) -> OpenReader {
     Arc::new(move || {

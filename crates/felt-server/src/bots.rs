@@ -4,7 +4,10 @@
 //! strategy, declines insurance and even money, and counts what happened: rounds,
 //! actions, refusals, errors, and the latency from each action to the view that shows
 //! it. A dropped connection is reconnected (with the last sequence number seen); the
-//! bot plays on.
+//! bot plays on. With several servers, a bot reads the lobby for the server that deals
+//! its table, connects there, and when that server dies (or the table moves) asks the
+//! lobby again (of any live server) and follows the table to its new host, as a
+//! browser does.
 
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
 use futures_util::{SinkExt, StreamExt};
@@ -25,8 +28,10 @@ const RETRY_PAUSE: Duration = Duration::from_millis(250);
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct BotsConfig {
-    /// The server (`http://host:port`).
-    pub server: String,
+    /// The servers (`http://host:port`), one or more: the bots are spread over them
+    /// for their accounts and lobby, and each follows its table to the server that
+    /// deals it (the lobby says which), to another when that one dies.
+    pub servers: Vec<String>,
     /// Tables to play at (the lobby's first N).
     pub tables: usize,
     /// Bots per table.
@@ -131,9 +136,10 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         .timeout(Duration::from_secs(30))
         .build()
         .map_err(|e| e.to_string())?;
-    let lobby = get_json(&http, &format!("{}/api/tables", cfg.server))
+    let first = cfg.servers.first().ok_or("no server given")?.clone();
+    let lobby = get_json(&http, &format!("{first}/api/tables"))
         .await
-        .map_err(|e| format!("the lobby of {}: {e}", cfg.server))?;
+        .map_err(|e| format!("the lobby of {first}: {e}"))?;
     let tables: Vec<String> = lobby["tables"]
         .as_array()
         .map(|a| {
@@ -153,7 +159,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     }
     let mut strategies: HashMap<String, Arc<BasicStrategy>> = HashMap::new();
     for t in &tables {
-        let rules = get_json(&http, &format!("{}/api/tables/{t}/rules", cfg.server)).await?;
+        let rules = get_json(&http, &format!("{first}/api/tables/{t}/rules")).await?;
         let game = rules["game"].as_str().unwrap_or_default().to_string();
         if strategies.contains_key(&game) {
             continue;
@@ -171,6 +177,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         for k in 0..cfg.players {
             let bot = Bot {
                 cfg: cfg.clone(),
+                home: (ti * cfg.players + k) % cfg.servers.len(),
                 name: format!("{}-{ti}-{k}", cfg.prefix),
                 table: t.clone(),
                 strategies: strategies.clone(),
@@ -235,6 +242,8 @@ fn strategy_for(game: &str) -> Result<BasicStrategy, String> {
 
 struct Bot {
     cfg: BotsConfig,
+    /// The server (index in `cfg.servers`) the bot asks first.
+    home: usize,
     name: String,
     table: String,
     strategies: HashMap<String, Arc<BasicStrategy>>,
@@ -283,8 +292,9 @@ impl Bot {
         let password = format!("{}-password", self.name);
         let body = json!({"name": self.name, "password": password});
         let mut cookie = None;
+        let home = &self.cfg.servers[self.home];
         for path in ["register", "login"] {
-            let url = format!("{}/api/{path}", self.cfg.server);
+            let url = format!("{home}/api/{path}");
             let r = send_retrying(|| http.post(&url).json(&body)).await;
             match r {
                 Ok(r) if r.status().is_success() => {
@@ -312,7 +322,10 @@ impl Bot {
         let mut tries = 0;
         while mem.rounds < self.cfg.rounds {
             let played = mem.rounds;
-            let r = self.session(&cookie, &mut mem).await;
+            let r = match self.find_host(&http).await {
+                Some(host) => self.session(&cookie, &mut mem, &host).await,
+                None => Ok(false),
+            };
             if mem.rounds > played {
                 tries = 0;
             }
@@ -329,10 +342,40 @@ impl Bot {
         }
     }
 
-    /// One connection: plays until the bot's rounds are done (true) or the connection
-    /// drops (false, or an error).
-    async fn session(&self, cookie: &str, mem: &mut Memory) -> Result<bool, String> {
-        let ws_url = format!("{}/ws", self.cfg.server.replacen("http", "ws", 1));
+    /// The server dealing the bot's table, as the lobby of the first server that
+    /// answers (the home server first) says; `None` while no live server deals it
+    /// (a takeover in progress) or no server answers.
+    async fn find_host(&self, http: &reqwest::Client) -> Option<String> {
+        let n = self.cfg.servers.len();
+        for i in 0..n {
+            let server = &self.cfg.servers[(self.home + i) % n];
+            let lobby = http
+                .get(format!("{server}/api/tables"))
+                .timeout(Duration::from_secs(2))
+                .send()
+                .await;
+            let Ok(lobby) = lobby else { continue };
+            let Ok(v) = lobby.json::<Value>().await else {
+                continue;
+            };
+            let table = v["tables"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|t| t["name"] == self.table.as_str())?;
+            let host = &table["host"];
+            return match (host["live"].as_bool(), host["url"].as_str()) {
+                (Some(true), Some(url)) if !url.is_empty() => Some(url.to_string()),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    /// One connection, to the server at `host`: plays until the bot's rounds are done
+    /// (true) or the connection drops or the table moves (false, or an error).
+    async fn session(&self, cookie: &str, mem: &mut Memory, host: &str) -> Result<bool, String> {
+        let ws_url = format!("{}/ws", host.replacen("http", "ws", 1));
         let mut req = ws_url.into_client_request().map_err(|e| e.to_string())?;
         req.headers_mut().insert(
             "cookie",
@@ -405,7 +448,7 @@ impl Bot {
                         g.examples.push(format!("{}: {text}", self.name));
                     }
                     drop(g);
-                    if code == "table-closed" {
+                    if code == "table-closed" || code == "away" {
                         return Ok(false);
                     }
                     // A bet refused because the round was set up again (someone sat
@@ -418,7 +461,7 @@ impl Bot {
                         mem.bet_id = None;
                     }
                 }
-                Some("closed") => return Ok(false),
+                Some("closed" | "away") => return Ok(false),
                 Some("view") => {
                     let now = Instant::now();
                     if !mem.pending.is_empty() {

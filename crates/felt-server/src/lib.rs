@@ -2,6 +2,10 @@
 //! players that load-test it through the same protocol a browser speaks.
 //!
 //! - [`config`]: the tables file (which tables run, their seats, limits and timers).
+//! - [`hosting`]: which server deals which table (leases in the books, taken over
+//!   when a server dies); [`relay`]: a player carried to the server dealing their
+//!   table; [`watch`]: meters linked across tables and servers, pushed to every
+//!   client.
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
 //!   given shoe.
 #![forbid(unsafe_code)]
@@ -11,9 +15,12 @@ pub mod auth;
 pub mod books;
 pub mod bots;
 pub mod config;
+pub mod hosting;
 pub mod metrics;
 pub mod protocol;
+pub mod relay;
 pub mod render;
 pub mod table;
 pub mod test_shoes;
+pub mod watch;
 pub mod web;

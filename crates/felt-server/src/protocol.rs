@@ -154,6 +154,10 @@ pub enum Code {
     RateLimited,
     /// Only an operator may do this.
     Forbidden,
+    /// The table is not dealt anywhere this instant (its server stopped, the books
+    /// failed, or it moves to another server): reconnect in a moment, it resumes from
+    /// the books where it stopped.
+    Away,
 }
 
 /// The text of an error frame.

@@ -73,6 +73,15 @@ pub enum ToTable {
         /// The stacked shoe.
         shoe: Shoe,
     },
+    /// A progressive meter of this table changed (another table, maybe on another
+    /// server, took a contribution or paid an award): the players see it at once.
+    Meters {
+        /// The table's meters as the books hold them now (rendered).
+        meters: Value,
+    },
+    /// Another server holds this table now (this server lost its lease): the table
+    /// stops at once, and its players are told to reconnect (they reach the new host).
+    Moved,
 }
 
 /// What the lobby shows of a table (updated by the table).
@@ -100,6 +109,9 @@ pub struct TableInfo {
     pub round: Option<i64>,
     /// Closed (by an operator, or the server stopping).
     pub closed: bool,
+    /// Stopped because the books failed (or the table moved): the server starts it
+    /// again from the books while it holds the table's lease.
+    pub failed: bool,
 }
 
 /// Which table each player sits at (a player sits at one table at a time: one wallet,
@@ -113,6 +125,13 @@ pub struct TableHandle {
     pub tx: Sender<ToTable>,
     /// Its lobby line.
     pub info: Arc<RwLock<TableInfo>>,
+}
+
+/// Checks that a table's rules make a table (before any server deals it).
+pub fn check(cfg: &TableConfig) -> Result<(), String> {
+    Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Starts a table's thread; the books are read for rounds it left unfinished.
@@ -135,6 +154,7 @@ pub fn spawn(
         decision_ms: cfg.decision_ms,
         round: None,
         closed: false,
+        failed: false,
     }));
     books
         .with(|s| -> felt_store::Result<()> {
@@ -337,11 +357,20 @@ impl Actor {
 
     /// The books refused a step: the round stays as the books have it (resumed at
     /// the next start); the table closes.
+    /// The books refused a step, or the table moved: the round stays as the books have
+    /// it (whoever hosts the table next resumes it); the players are told to reconnect
+    /// (an `away` frame), and the table's thread ends.
     fn fail(&mut self, e: &str) {
-        tracing::error!(table = %self.cfg.name, error = %e, "the table stops: the books failed");
-        self.closed = Some(format!("the books failed: {e}"));
+        tracing::error!(table = %self.cfg.name, error = %e, "the table stops");
+        self.closed = Some(format!(
+            "the table is interrupted ({e}): reconnect in a moment"
+        ));
         self.round = None;
-        self.close_all();
+        self.timer = None;
+        self.close_all_with("away");
+        if let Ok(mut i) = self.info.write() {
+            i.failed = true;
+        }
     }
 
     fn closed_reply(&mut self, m: ToTable) {
@@ -360,6 +389,12 @@ impl Actor {
     }
 
     fn close_all(&mut self) {
+        self.close_all_with("closed");
+    }
+
+    /// Unseats everyone and sends every connection a last frame: `closed` (the table
+    /// closed for good) or `away` (it is interrupted: reconnect).
+    fn close_all_with(&mut self, kind: &'static str) {
         let reason = self.closed.clone().unwrap_or_default();
         let players: Vec<String> = self
             .seats
@@ -373,7 +408,7 @@ impl Actor {
         let conns: Vec<u64> = self.conns.keys().copied().collect();
         for c in conns {
             self.send_to_conn(c, |seq| {
-                json!({"type": "closed", "seq": seq, "reason": reason}).to_string()
+                json!({"type": kind, "seq": seq, "reason": reason}).to_string()
             });
         }
         self.conns.clear();
@@ -518,6 +553,16 @@ impl Actor {
                 }
                 Ok(())
             }
+            ToTable::Meters { meters } => {
+                let players: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
+                for p in players {
+                    self.send_to_player(&p, |seq| {
+                        json!({"type": "meters", "seq": seq, "meters": meters}).to_string()
+                    });
+                }
+                Ok(())
+            }
+            ToTable::Moved => Err("another server holds the table now".to_string()),
         }
     }
 

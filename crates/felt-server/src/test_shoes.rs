@@ -104,6 +104,13 @@ pub async fn stack(
         Ok(s) => s,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, "bad-shoe", e),
     };
+    let Some(handle) = handle else {
+        return refuse(
+            StatusCode::CONFLICT,
+            "not-here",
+            format!("table `{name}` is dealt by another server: stack its shoe there"),
+        );
+    };
     if handle.tx.send(ToTable::Stack { shoe }).is_err() {
         return refuse(
             StatusCode::CONFLICT,

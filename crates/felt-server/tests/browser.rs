@@ -102,12 +102,17 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
         test_shoes: true,
         ..Settings::default()
     };
-    let readers = Some(felt_server::books::sqlite_readers(db.clone()));
-    let state = Server::start(Box::new(store), readers, cfg, settings).unwrap();
     let listener = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let books = felt_server::app::BooksSetup {
+        store: Box::new(store),
+        readers: Some(felt_server::books::sqlite_readers(db.clone())),
+        changes: None,
+    };
+    let hosting = felt_server::hosting::Hosting::new("browser-test", url.clone());
+    let state = Server::start(books, cfg, settings, hosting).unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = rt.spawn(app::serve(
         listener,

@@ -44,7 +44,7 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         spectators.push(c);
     }
     let cfg = BotsConfig {
-        server: server.url.clone(),
+        servers: vec![server.url.clone()],
         tables: 6,
         players: 2,
         rounds: 6,

@@ -31,11 +31,34 @@ export class Lobby {
         this.list),
     );
     this.load();
+    // Seats change with the players; meters are pushed as they move (below).
     this.timer = setInterval(() => this.load(), 3000);
+    this.feed = new EventSource('/api/events');
+    this.feed.onopen = () => this.load();
+    this.feed.onmessage = (m) => {
+      let e;
+      try {
+        e = JSON.parse(m.data);
+      } catch (err) {
+        return;
+      }
+      if (e.type === 'meters') this.showMeters(e.meters || []);
+      else if (e.type === 'tables') this.load();
+    };
   }
 
   destroy() {
     clearInterval(this.timer);
+    if (this.feed) this.feed.close();
+  }
+
+  /** Updates the meters shown, in place. */
+  showMeters(meters) {
+    for (const m of meters) {
+      for (const el of this.list.querySelectorAll(`[data-meter="${CSS.escape(m.id)}"] .meter-amount`)) {
+        el.textContent = show(m.amount);
+      }
+    }
   }
 
   async load() {
@@ -47,13 +70,15 @@ export class Lobby {
     const rows = r.data.tables.map((t) => {
       const free = (t.seats ?? 0) - (t.taken ?? 0);
       const meters = (t.meters || []).map((m) =>
-        h('p', { class: 'meter-line' }, 'Progressive ', h('strong', { class: 'meter-amount' }, show(m.amount))));
+        h('p', { class: 'meter-line', dataset: { meter: m.id } }, 'Progressive ', h('strong', { class: 'meter-amount' }, show(m.amount))));
       return h('article', { class: 'table-card', dataset: { table: t.name } },
         h('h2', {}, t.game_name),
         h('p', { class: 'muted' }, `Table ${t.name}`),
         h('p', {}, `Bets ${show(t.limits.min)} to ${show(t.limits.max)}`),
         h('p', {}, `${t.taken ?? 0} of ${t.seats} seats taken, ${free} free`),
         meters,
+        h('p', { class: 'muted host-line' },
+          t.host?.live ? `Dealt by server ${t.host.server}` : 'Starting on a server...'),
         t.closed ? h('p', { class: 'muted' }, 'Closed') : null,
         h('div', { class: 'row' },
           t.closed ? null : h('a', { class: 'btn primary', href: `#/table/${t.name}`, 'aria-label': `Play ${t.game_name} at table ${t.name}` }, 'Play'),

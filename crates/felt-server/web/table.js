@@ -205,11 +205,29 @@ export class Table {
         notice('Your answer is in: waiting for the other spots.');
         break;
       case 'error':
+        if (msg.code === 'away') {
+          const b = document.getElementById('banner');
+          b.textContent = 'The table is moving: reconnecting...';
+          b.hidden = false;
+          break;
+        }
         notice(msg.message || msg.code, 'error');
         if (msg.id && this.sent && msg.id === this.sent.id) this.sent = null;
         if (msg.id && msg.id.startsWith('a-')) this.acted.clear();
         if (this.view) this.render();
         break;
+      case 'meters':
+        // A meter moved (this table, another, or another server's).
+        this.drawMeters(msg.meters || []);
+        break;
+      case 'away': {
+        // The table stopped here (its server went away, or it moves): the socket
+        // closes and the page reconnects; the table resumes from the books.
+        const b = document.getElementById('banner');
+        b.textContent = 'The table is interrupted: reconnecting...';
+        b.hidden = false;
+        break;
+      }
       case 'closed': {
         const b = document.getElementById('banner');
         b.textContent = `The table is closed: ${msg.reason}`;

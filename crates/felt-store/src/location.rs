@@ -40,6 +40,15 @@ impl BooksAt {
     pub fn is_postgres(&self) -> bool {
         matches!(self, BooksAt::Postgres(_))
     }
+
+    /// The `--db` value that names these books (with the password: for a child
+    /// process, never for a log).
+    pub fn db_value(&self) -> String {
+        match self {
+            BooksAt::Sqlite(p) => p.display().to_string(),
+            BooksAt::Postgres(url) => url.clone(),
+        }
+    }
 }
 
 impl fmt::Display for BooksAt {

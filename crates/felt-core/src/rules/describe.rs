@@ -276,5 +276,13 @@ fn side_bet_card(o: &mut String, b: &SideBetRules, decks: u8) {
             "  Progressive meter `{}`: reset {}, each wager adds {}.",
             p.meter, p.reset, p.increment
         );
+        let _ = writeln!(
+            o,
+            "  The meter is shared by every table that names it, on every server. Hits at\n  \
+             the same moment are paid one after the other, in the order the books record\n  \
+             them: the first is paid from the meter as it stands, the next from the meter\n  \
+             after that award (its reset plus what was added since). The meter never shows\n  \
+             less than its reset."
+        );
     }
 }

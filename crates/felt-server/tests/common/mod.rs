@@ -4,6 +4,7 @@
 
 use felt_server::app::{self, Server, Settings, Shared};
 use felt_server::config;
+use felt_server::hosting::Hosting;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -64,16 +65,20 @@ pub async fn start_with(
     settings: Settings,
 ) -> Running {
     let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
-    let store = felt_store::SqliteStore::open(&db).unwrap();
-    let state = Server::start(
-        Box::new(store),
-        Some(felt_server::books::sqlite_readers(db.clone())),
-        cfg,
-        settings,
-    )
-    .unwrap();
+    let at = felt_store::BooksAt::Sqlite(db.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
+    let hosting = Hosting::new(
+        format!("test-{}", listener.local_addr().unwrap().port()),
+        url.clone(),
+    );
+    let state = Server::start(
+        felt_server::books::setup(&at).unwrap(),
+        cfg,
+        settings,
+        hosting,
+    )
+    .unwrap();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(app::serve(
         listener,

@@ -243,8 +243,8 @@ CREATE INDEX web_sessions_name ON web_sessions (name);
 "#;
 
 const V4: &str = r#"
--- Which server deals which table, until when (Unix milliseconds); epoch counts the
--- changes of hands. A table with a row here is fenced: only its holder writes its rounds.
+-- Which server deals which table (felt serve): the holder renews its lease; once it
+-- expires another server may claim the table, and the epoch rises. Times are Unix ms.
 CREATE TABLE table_leases (
     table_id   TEXT PRIMARY KEY,
     server     TEXT NOT NULL,

@@ -2,45 +2,47 @@
 //! the books. Exits non-zero when the books do not balance.
 
 use anyhow::{bail, Result};
-use felt_store::{SqliteStore, Store};
+use felt_store::{BooksAt, Store};
 use std::io::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `felt books`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
-    /// directory.
+    /// The books: an SQLite file, or a PostgreSQL database (`postgres://...`).
+    /// Default: $FELT_DB, else felt.db in the user's data directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
     /// Print JSON (balances, meters, the audit) instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Opens the books for reading (they must exist already).
-pub fn open_books(db: Option<&std::path::Path>) -> Result<SqliteStore> {
-    let path = felt_store::resolve_db_path(db)?;
-    if !path.exists() {
-        bail!(
-            "there are no books at {} yet: `felt play` creates them (or pass --db PATH / set \
-             FELT_DB to the file you meant)",
-            path.display()
-        );
+pub fn open_books(db: Option<&str>) -> Result<(BooksAt, Box<dyn Store + Send>)> {
+    let at = felt_store::resolve_books(db)?;
+    if let BooksAt::Sqlite(path) = &at {
+        if !path.exists() {
+            bail!(
+                "there are no books at {} yet: `felt play` creates them (or pass --db PATH / set \
+                 FELT_DB to the file you meant)",
+                path.display()
+            );
+        }
     }
-    Ok(SqliteStore::open_read_only(&path)?)
+    let store = felt_store::open_books_read_only(&at)?;
+    Ok((at, store))
 }
 
 /// Prints the books.
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let store = open_books(a.db.as_deref())?;
+    let (at, store) = open_books(a.db.as_deref())?;
     let balances = store.balances()?;
     let meters = store.meters()?;
     let report = store.check_books()?;
     if a.json {
         let v = serde_json::json!({
-            "db": store.path(),
+            "db": at.to_string(),
             "sound": report.is_sound(),
             "balances": balances,
             "meters": meters,
@@ -48,7 +50,7 @@ pub fn run(a: &Args) -> Result<()> {
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
-        writeln!(out, "Books: {}", store.path().display())?;
+        writeln!(out, "Books: {at}")?;
         writeln!(out)?;
         writeln!(out, "Balances")?;
         for b in &balances {
@@ -87,7 +89,7 @@ pub fn run(a: &Args) -> Result<()> {
         bail!(
             "the books at {} do not balance ({} discrepancies): restore a backup, or keep \
              this file for an audit",
-            store.path().display(),
+            at,
             report.discrepancies.len()
         );
     }

@@ -7,9 +7,11 @@ use std::time::Duration;
 /// Arguments of `felt bots`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The server, e.g. http://127.0.0.1:8080.
-    #[arg(long)]
-    pub server: String,
+    /// The server, e.g. http://127.0.0.1:8080; several (comma-separated, or the option
+    /// repeated) when servers share the books: the bots spread over them and follow
+    /// each table to the server that deals it.
+    #[arg(long, required = true, value_delimiter = ',')]
+    pub server: Vec<String>,
     /// Tables to play at (the lobby's first N open tables).
     #[arg(long, default_value_t = 1)]
     pub tables: usize,
@@ -41,13 +43,18 @@ pub fn run(a: &Args) -> Result<()> {
         (1..=7).contains(&a.players),
         "--players is bots per table: 1 to 7"
     );
-    anyhow::ensure!(
-        a.server.starts_with("http://") || a.server.starts_with("https://"),
-        "--server {}: write the server's address as http://HOST:PORT",
-        a.server
-    );
+    for s in &a.server {
+        anyhow::ensure!(
+            s.starts_with("http://") || s.starts_with("https://"),
+            "--server {s}: write the server's address as http://HOST:PORT"
+        );
+    }
     let cfg = BotsConfig {
-        server: a.server.trim_end_matches('/').to_string(),
+        servers: a
+            .server
+            .iter()
+            .map(|s| s.trim_end_matches('/').to_string())
+            .collect(),
         tables: a.tables,
         players: a.players,
         rounds: a.rounds,

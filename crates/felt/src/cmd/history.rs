@@ -7,10 +7,9 @@
 use anyhow::Result;
 use felt_core::{Action, Card, Decision, Event, Money};
 use felt_session::journal::{setup_of, StepAction};
-use felt_store::{RoundRecord, RoundStatus, Store};
+use felt_store::{RoundRecord, RoundStatus};
 use serde_json::Value;
 use std::io::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `felt history`.
 #[derive(Debug, clap::Args)]
@@ -24,14 +23,15 @@ pub struct Args {
     /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
     /// directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
 }
 
 /// Lists the rounds.
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
     anyhow::ensure!(a.last > 0, "--last 0: give 1 or more rounds");
-    let store = crate::cmd::books::open_books(a.db.as_deref())?;
+    let (_, store) = crate::cmd::books::open_books(a.db.as_deref())?;
+    let store = store.as_ref();
     let rounds = store.history(a.last)?;
     if a.json {
         let v: Vec<Value> = rounds.iter().map(round_json).collect();
@@ -43,7 +43,7 @@ pub fn run(a: &Args) -> Result<()> {
     }
     for r in &rounds {
         // The side bets' names come from the rules the round was played under.
-        let side_ids: Vec<String> = crate::game_arg::round_ctx(&store, r, None)
+        let side_ids: Vec<String> = crate::game_arg::round_ctx(store, r, None)
             .map(|c| c.rules.side_bets().iter().map(|b| b.id.clone()).collect())
             .unwrap_or_default();
         for line in round_lines(r, &side_ids) {

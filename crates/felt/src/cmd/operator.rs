@@ -2,9 +2,8 @@
 //! The password is read from standard input (one line), never from the command line.
 
 use anyhow::{Context, Result};
-use felt_store::{NewLogin, Role, SqliteStore, Store};
+use felt_store::{NewLogin, Role};
 use std::io::{BufRead, Read};
-use std::path::PathBuf;
 
 /// Arguments of `felt operator`.
 #[derive(Debug, clap::Args)]
@@ -13,7 +12,7 @@ pub struct Args {
     pub name: String,
     /// The books (as `felt serve --db`).
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
 }
 
 /// Makes the operator (or gives an existing login the operator role and this password).
@@ -31,17 +30,14 @@ pub fn run(a: &Args) -> Result<()> {
         anyhow::bail!("{p}; nothing was changed");
     }
     let hash = felt_server::auth::hash_password(password).map_err(anyhow::Error::msg)?;
-    let path = felt_store::resolve_db_path(a.db.as_deref())?;
-    let mut store = SqliteStore::open(&path)?;
+    let path = felt_store::resolve_books(a.db.as_deref())?;
+    let mut store = felt_store::open_books(&path)?;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
     if store.login(&name)?.is_some() {
         store.set_login(&name, &hash, Role::Operator)?;
-        println!(
-            "{name} is now an operator (password replaced) in {}",
-            path.display()
-        );
+        println!("{name} is now an operator (password replaced) in {path}");
     } else {
         store.create_login(&NewLogin {
             name: &name,
@@ -50,7 +46,7 @@ pub fn run(a: &Args) -> Result<()> {
             starting_balance: felt_core::Money::ZERO,
             now_ms: now,
         })?;
-        println!("operator {name} made in {}", path.display());
+        println!("operator {name} made in {path}");
     }
     Ok(())
 }

@@ -4,9 +4,8 @@
 
 use anyhow::{bail, Result};
 use felt_session::journal;
-use felt_store::{RoundId, RoundRecord, RoundStatus, Store};
+use felt_store::{RoundId, RoundRecord, RoundStatus};
 use std::io::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `felt replay`.
 #[derive(Debug, clap::Args)]
@@ -24,13 +23,14 @@ pub struct Args {
     /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
     /// directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
 }
 
 /// Replays and reports.
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    let store = crate::cmd::books::open_books(a.db.as_deref())?;
+    let (_, store) = crate::cmd::books::open_books(a.db.as_deref())?;
+    let store = store.as_ref();
     let rounds: Vec<RoundRecord> = if a.all {
         let mut v = store.history(usize::MAX)?;
         v.reverse();
@@ -51,7 +51,7 @@ pub fn run(a: &Args) -> Result<()> {
         };
         // A round that cannot be replayed at all is one more difference: the others
         // are still replayed.
-        let replayed = crate::game_arg::round_ctx(&store, rec, a.rules.as_deref())
+        let replayed = crate::game_arg::round_ctx(store, rec, a.rules.as_deref())
             .and_then(|ctx| Ok(journal::replay(&ctx, rec)?));
         let differences = match replayed {
             Ok(r) if r.differences.is_empty() => {

@@ -5,7 +5,6 @@ use felt_core::Money;
 use felt_server::app::{self, Server, Settings};
 use felt_server::config;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `felt serve`.
@@ -14,13 +13,27 @@ pub struct Args {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// The books (an SQLite file), created on first use. Default: $FELT_DB, else
-    /// felt.db in the user's data directory.
+    /// The books: an SQLite file (created on first use), or a PostgreSQL database
+    /// (`postgres://user:password@host/db`), which several servers share. Default:
+    /// $FELT_DB, else felt.db in the user's data directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
+    /// This server's name in the table leases (stable across restarts: a restarted
+    /// server takes its tables back at once). Default: the host name and the port.
+    #[arg(long)]
+    pub server_id: Option<String>,
+    /// Where clients and the other servers reach this server (`http://host:port`),
+    /// shown in the lobby and used by the others' relays. Default: http://ADDR (with
+    /// 127.0.0.1 for an unspecified address).
+    #[arg(long)]
+    pub public_url: Option<String>,
+    /// Seconds a table lease lasts: a dead server's tables move to another live
+    /// server after at most this long (renewed every second).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(2..=300))]
+    pub lease_secs: u64,
     /// The tables file (TOML; see docs/server.md). Default: one table of each preset.
     #[arg(long)]
-    pub tables: Option<PathBuf>,
+    pub tables: Option<std::path::PathBuf>,
     /// A new account's play money.
     #[arg(long, default_value = "1000.00")]
     pub starting_balance: Money,
@@ -57,22 +70,37 @@ pub fn run(a: &Args) -> Result<()> {
         a.starting_balance,
         felt_core::round::MAX_BALANCE
     );
-    let path = felt_store::resolve_db_path(a.db.as_deref())?;
-    let store = felt_store::SqliteStore::open(&path)?;
+    let at = felt_store::resolve_books(a.db.as_deref())?;
+    let books = felt_server::books::setup(&at)?;
+    let url = a.public_url.clone().unwrap_or_else(|| {
+        let mut addr = a.addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(std::net::Ipv4Addr::LOCALHOST.into());
+        }
+        format!("http://{addr}")
+    });
+    let server_id = a.server_id.clone().unwrap_or_else(|| {
+        let host = std::env::var("HOSTNAME")
+            .ok()
+            .filter(|h| !h.is_empty())
+            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "felt".to_string());
+        format!("{host}:{}", a.addr.port())
+    });
+    let mut hosting = felt_server::hosting::Hosting::new(server_id, url);
+    hosting.lease = Duration::from_secs(a.lease_secs);
     let settings = Settings {
         starting_balance: a.starting_balance,
         test_shoes: a.test_shoes,
         ..Settings::default()
     };
     let n = tables.len();
-    let state = Server::start(
-        Box::new(store),
-        Some(felt_server::books::sqlite_readers(path.clone())),
-        tables,
-        settings,
-    )
-    .map_err(anyhow::Error::msg)
-    .context("starting the tables")?;
+    let server_name = hosting.server.clone();
+    let state = Server::start(books, tables, settings, hosting)
+        .map_err(anyhow::Error::msg)
+        .context("starting the tables")?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -82,10 +110,10 @@ pub fn run(a: &Args) -> Result<()> {
             .await
             .with_context(|| format!("--addr {}: cannot listen there", a.addr))?;
         let local = listener.local_addr()?;
-        tracing::info!(%local, tables = n, books = %path.display(), "felt serve is up");
+        let here = state.dealt_here().len();
+        tracing::info!(%local, tables = n, dealt_here = here, server = %server_name, books = %at, "felt serve is up");
         println!(
-            "felt serve: {n} tables on http://{local}/ (books: {})",
-            path.display()
+            "felt serve: {n} tables, {here} dealt here, on http://{local}/ (server {server_name}; books: {at})"
         );
         println!("Open http://{local}/ in a browser to play.");
         if a.test_shoes {

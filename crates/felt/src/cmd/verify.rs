@@ -12,10 +12,9 @@
 use anyhow::{bail, Context, Result};
 use felt_core::{Card, Event, Shoe};
 use felt_session::dealing::{round_seed, shoe_order};
-use felt_store::{RoundRecord, RoundStatus, ShoeSeed, Store};
+use felt_store::{RoundRecord, RoundStatus, ShoeSeed};
 use serde_json::{json, Value};
 use std::io::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `felt verify`.
 #[derive(Debug, clap::Args)]
@@ -40,7 +39,7 @@ pub struct Args {
     /// The books (an SQLite file). Default: $FELT_DB, else felt.db in the user's data
     /// directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
 }
 
 /// What was found of one shoe.
@@ -61,7 +60,8 @@ pub fn run(a: &Args) -> Result<()> {
     if let Some(hex) = &a.seed {
         return seed_only(&mut out, hex, a.commitment.as_deref(), a.decks, a.json);
     }
-    let store = crate::cmd::books::open_books(a.db.as_deref())?;
+    let (_, store) = crate::cmd::books::open_books(a.db.as_deref())?;
+    let store = store.as_ref();
     let shoes: Vec<ShoeSeed> = store
         .shoe_seeds()?
         .into_iter()
