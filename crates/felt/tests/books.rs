@@ -346,7 +346,10 @@ fn a_corrupt_file_is_refused_by_play_books_and_history_and_left_alone() {
         assert!(!o.status.success(), "{args:?}");
         let e = err(&o);
         assert!(e.contains("is not a felt database"), "{args:?}: {e}");
-        assert!(e.contains("point felt at another database"), "{args:?}: {e}");
+        assert!(
+            e.contains("point felt at another database"),
+            "{args:?}: {e}"
+        );
         assert!(!e.contains("panicked"), "{e}");
     }
     assert_eq!(
