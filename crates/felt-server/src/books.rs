@@ -274,10 +274,42 @@ pub fn setup(at: &felt_store::BooksAt) -> felt_store::Result<crate::app::BooksSe
         let at = at.clone();
         Arc::new(move || felt_store::open_books_read_only(&at))
     };
+    let changes = match at {
+        felt_store::BooksAt::Sqlite(_) => None,
+        felt_store::BooksAt::Postgres(url) => Some(pg_changes(url.clone())),
+    };
     Ok(crate::app::BooksSetup {
         store,
         readers: Some(readers),
-        changes: None,
+        changes,
+    })
+}
+
+/// Waits for PostgreSQL's NOTIFY of a meter change (on its own connection, opened
+/// again when lost: the meters are then read again, as a signal may have been missed).
+fn pg_changes(url: String) -> crate::watch::Changes {
+    use felt_store::postgres::{Notice, PgListener};
+    let mut listener: Option<PgListener> = None;
+    Box::new(move |wait| {
+        let l = match listener.as_mut() {
+            Some(l) => l,
+            None => match PgListener::connect(&url) {
+                Ok(l) => listener.insert(l),
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for meter changes; trying again");
+                    std::thread::sleep(wait);
+                    return true;
+                }
+            },
+        };
+        match l.wait(wait) {
+            Ok(notices) => notices.iter().any(|n| matches!(n, Notice::Meter(_))),
+            Err(e) => {
+                tracing::warn!(error = %e, "the meter signal was lost; listening again");
+                listener = None;
+                true
+            }
+        }
     })
 }
 

@@ -29,7 +29,7 @@ use felt_session::dealing::{self, Seeds};
 use felt_session::journal::{self, Ctx, Live, Stepped};
 use felt_session::recovery::{self, Recovered};
 use felt_session::seed;
-use felt_store::{Account, RoundRecord, SeatLocks, SqliteStore, Store};
+use felt_store::{Account, HeldSeats, RoundRecord, Store};
 use files::{read_shoe_file, stacked_shoe, EventFile};
 use help::Help;
 use input::{Answer, Prompter};
@@ -71,10 +71,10 @@ pub struct Args {
     /// Adds this amount to every seat's wallet (from the cashier) before play.
     #[arg(long)]
     pub deposit: Option<Money>,
-    /// The books (an SQLite file), created on first use. Default: $FELT_DB, else
-    /// felt.db in the user's data directory.
+    /// The books: an SQLite file (created on first use), or a PostgreSQL database
+    /// (`postgres://...`). Default: $FELT_DB, else felt.db in the user's data directory.
     #[arg(long)]
-    pub db: Option<PathBuf>,
+    pub db: Option<String>,
     /// Deal these cards first, in order (e.g. `7h 7h Ks ...`), then the shuffled shoe
     /// (a test lab's feature: the rounds are marked in the books).
     #[arg(long)]
@@ -94,7 +94,7 @@ fn deposit_command(a: &Args) -> String {
         c.push_str(&format!(" --player {}", a.player));
     }
     if let Some(db) = &a.db {
-        c.push_str(&format!(" --db {}", db.display()));
+        c.push_str(&format!(" --db {db}"));
     }
     c.push_str(" --deposit AMOUNT");
     c
@@ -181,11 +181,11 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         None => None,
     };
     let opened = (|| -> Result<_> {
-        let path = felt_store::resolve_db_path(a.db.as_deref())?;
-        let store = SqliteStore::open(&path)?;
+        let path = felt_store::resolve_books(a.db.as_deref())?;
+        let store = felt_store::open_books(&path)?;
         // One session per player at these books: a second one is refused here, before
         // it writes anything. Held until this process ends, however it ends.
-        let seats = SeatLocks::acquire(store.path(), &players)?;
+        let seats = HeldSeats::acquire(&path, &players)?;
         Ok((path, store, seats))
     })();
     let (path, mut store, _seats) = match opened {
@@ -197,6 +197,8 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             return Err(e);
         }
     };
+    let store: &mut dyn Store = store.as_mut();
+
     let (mut events_out, appending) = match events_file {
         Some(f) => {
             let (w, earlier) = f.start()?;
@@ -251,8 +253,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     }
     p.say(format!(
         "Books: {} (table {}; `felt books`, `felt history`).",
-        path.display(),
-        ctx.table_id
+        path, ctx.table_id
     ));
     // Every wallet is checked against the engine's balance limit before any deposit is
     // written: a refused one leaves the books as they were.
@@ -295,7 +296,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     let nsides = rules.side_bets().len();
     let slots = players.len() * usize::from(a.spots);
     // A returning player starts at the bets of the last round the books hold.
-    let last = LastBets::from_books(&store, &ctx.table_id, &players, a.spots, nsides)?
+    let last = LastBets::from_books(&*store, &ctx.table_id, &players, a.spots, nsides)?
         .unwrap_or_else(|| LastBets::new(slots, nsides));
     let mut session = Session {
         rules,
@@ -322,7 +323,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         .collect();
     let mut _their_seats = Vec::new();
     for rec in open {
-        let round_ctx = match crate::game_arg::round_ctx(&store, &rec, None) {
+        let round_ctx = match crate::game_arg::round_ctx(&*store, &rec, None) {
             Ok(c) => c,
             Err(e) => {
                 p.say(format!(
@@ -330,7 +331,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
                     rec.id
                 ));
                 let what = journal::void(
-                    &mut store,
+                    &mut *store,
                     &rec,
                     &format!("its rules cannot be read: {e:#}"),
                 )?;
@@ -348,10 +349,10 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             .cloned()
             .collect();
         if !others.is_empty() {
-            _their_seats.push(SeatLocks::acquire(store.path(), &others)?);
+            _their_seats.push(HeldSeats::acquire(&path, &others)?);
         }
         let Some((mut live, events)) = recover(
-            &mut store,
+            &mut *store,
             &round_ctx,
             &rec,
             &round_players,
@@ -372,13 +373,13 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         };
         if !resumed.play_round(
             &mut p,
-            &mut store,
+            &mut *store,
             &round_ctx,
             &mut live,
             &mut events_out,
             &events,
         )? {
-            return leave(&mut p, &mut store, &players, &mut events_out);
+            return leave(&mut p, &mut *store, &players, &mut events_out);
         }
     }
 
@@ -405,7 +406,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
     };
     loop {
         let dealing =
-            dealing::next_dealing(&store, &ctx, shoe.clone(), &mut seeds, stacked.take())?;
+            dealing::next_dealing(&*store, &ctx, shoe.clone(), &mut seeds, stacked.take())?;
         // A new shoe's commitment is shown before any card of it.
         let commitment = dealing.shoe_id.is_none().then(|| {
             format!(
@@ -415,7 +416,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             )
         });
         let lab = dealing.lab.clone();
-        let (mut live, events) = Live::begin(&mut store, &ctx, dealing, &players, a.spots)?;
+        let (mut live, events) = Live::begin(&mut *store, &ctx, dealing, &players, a.spots)?;
         if let Some(line) = commitment {
             p.say(line);
             if let Some(lab) = lab {
@@ -426,7 +427,7 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
         }
         let go_on = session.play_round(
             &mut p,
-            &mut store,
+            &mut *store,
             &ctx,
             &mut live,
             &mut events_out,
@@ -439,12 +440,12 @@ pub fn play<R: BufRead, W: Write>(a: &Args, input: R, out: W, echo: bool) -> Res
             break;
         }
     }
-    leave(&mut p, &mut store, &players, &mut events_out)
+    leave(&mut p, &mut *store, &players, &mut events_out)
 }
 
 fn leave<R: BufRead, W: Write>(
     p: &mut Prompter<R, W>,
-    store: &mut SqliteStore,
+    store: &mut dyn Store,
     players: &[String],
     log: &mut EventLog,
 ) -> Result<()> {
@@ -464,7 +465,7 @@ fn leave<R: BufRead, W: Write>(
 /// Completes or voids a round this table left open. `Some` when it resumes (with the
 /// events so far, to show); `None` when it was voided.
 fn recover<R: BufRead, W: Write>(
-    store: &mut SqliteStore,
+    store: &mut dyn Store,
     ctx: &Ctx,
     rec: &RoundRecord,
     players: &[String],
@@ -561,7 +562,7 @@ impl Session<'_> {
     fn play_round<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
@@ -637,7 +638,7 @@ impl Session<'_> {
     fn apply<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
@@ -656,7 +657,7 @@ impl Session<'_> {
     }
 
     /// The side bets' pay tables, with the meters as the books hold them now.
-    fn pays(&self, store: &SqliteStore) -> String {
+    fn pays(&self, store: &dyn Store) -> String {
         self.help
             .pays(|id| store.meter(id).ok().flatten().map(|m| m.amount))
     }
@@ -666,7 +667,7 @@ impl Session<'_> {
     fn introduce_bets<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &SqliteStore,
+        store: &dyn Store,
         live: &Live,
     ) -> Result<()> {
         if self.intro == Some(live.id) {
@@ -700,7 +701,7 @@ impl Session<'_> {
     fn take_bets<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
@@ -761,7 +762,7 @@ impl Session<'_> {
     fn bet_spot<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
@@ -877,7 +878,7 @@ impl Session<'_> {
     fn decisions<R: BufRead, W: Write>(
         &mut self,
         p: &mut Prompter<R, W>,
-        store: &mut SqliteStore,
+        store: &mut dyn Store,
         ctx: &Ctx,
         live: &mut Live,
         log: &mut EventLog,
