@@ -275,6 +275,9 @@ impl Server {
     pub fn drain(&self, reason: &str, grace: Duration) {
         let until = Instant::now() + grace;
         self.draining.store(true, Ordering::SeqCst);
+        // The lobbies' event streams end (a server stopping waits for its open
+        // responses).
+        let _ = self.events.send(Arc::from(END_OF_EVENTS));
         let handles: Vec<TableHandle> = self.tables.values().filter_map(Slot::handle).collect();
         for h in &handles {
             let _ = h.tx.send(ToTable::Close {
@@ -752,6 +755,9 @@ async fn lobby(State(s): State<Shared>) -> Response {
     Json(json!({"tables": tables, "server": s.hosting.server})).into_response()
 }
 
+/// The message that ends every `/api/events` stream (the server is stopping).
+const END_OF_EVENTS: &str = "";
+
 /// The lobby's live feed (server-sent events): a `meters` event with every meter when
 /// one changes (here or on another server), a `tables` event when a table moves. A
 /// client reads `/api/tables` when the feed (re)opens.
@@ -761,6 +767,7 @@ async fn events(State(s): State<Shared>) -> Response {
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         loop {
             match rx.recv().await {
+                Ok(data) if data.as_ref() == END_OF_EVENTS => return None,
                 Ok(data) => {
                     let e = Event::default().data(data.as_ref());
                     return Some((Ok::<_, std::convert::Infallible>(e), rx));

@@ -64,14 +64,26 @@ pub async fn start_with(
     tables: &str,
     settings: Settings,
 ) -> Running {
+    start_hosted(dir, db, tables, settings, |h| h).await
+}
+
+/// Starts a server on these books with these settings, its hosting (named
+/// `test-PORT`, 5 s leases renewed each second) changed by `hosting`.
+pub async fn start_hosted(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    tables: &str,
+    settings: Settings,
+    hosting: impl FnOnce(Hosting) -> Hosting,
+) -> Running {
     let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
     let at = felt_store::BooksAt::Sqlite(db.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let hosting = Hosting::new(
+    let hosting = hosting(Hosting::new(
         format!("test-{}", listener.local_addr().unwrap().port()),
         url.clone(),
-    );
+    ));
     let state = Server::start(
         felt_server::books::setup(&at).unwrap(),
         cfg,
