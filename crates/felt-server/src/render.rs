@@ -74,7 +74,10 @@ fn as_card(m: &Map<String, Value>) -> Option<Card> {
 
 /// A progressive meter as the protocol writes it.
 pub fn meter(m: &felt_store::MeterInfo) -> Value {
-    json!({"id": m.id, "amount": m.amount, "reset": m.reset})
+    // Seeds, contributions and awards only grow: their sum orders two readings of the
+    // meter (a client keeps the newer one, whichever way it arrived).
+    let version = m.seeded.as_cents() + m.contributions.as_cents() + m.awards.as_cents();
+    json!({"id": m.id, "amount": m.amount, "reset": m.reset, "version": version})
 }
 
 /// The phase as the protocol writes it.

@@ -331,7 +331,20 @@ export class Table {
   }
 
   drawMeters(meters) {
-    const items = meters.map((m) => {
+    // A reading older than the one shown (a push read before the view's commit) or
+    // the same one changes nothing.
+    this.meterSeen = this.meterSeen || {};
+    let changed = this.meterBox.childElementCount !== meters.length;
+    for (const m of meters) {
+      const had = this.meterSeen[m.id];
+      if (!had || m.version > had.version) {
+        this.meterSeen[m.id] = m;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    const items = meters.map((reading) => {
+      const m = this.meterSeen[reading.id];
       const cents = toCents(m.amount) ?? 0;
       const el = h('p', { class: 'meter', dataset: { meter: m.id, value: m.amount } },
         h('span', {}, `${this.sideName(m.id)} progressive `),

@@ -193,3 +193,60 @@ impl fmt::Display for Discrepancy {
         }
     }
 }
+
+/// A meter's counters as kept (cents) and as its ledger rows sum them.
+pub(crate) struct MeterTally {
+    pub meter: String,
+    pub amount: i64,
+    pub seeded: i64,
+    pub contributions: i64,
+    pub awards: i64,
+    pub ledger_seeds: i128,
+    pub ledger_contributions: i128,
+    pub ledger_awards: i128,
+}
+
+impl MeterTally {
+    /// What is wrong with the meter: its amount is not seeds + contributions - awards,
+    /// or a counter disagrees with its ledger rows (the same check on every engine).
+    pub(crate) fn discrepancies(&self) -> Vec<Discrepancy> {
+        let money = |v: i128| Money::cents(i64::try_from(v).unwrap_or(i64::MAX));
+        let mut found = Vec::new();
+        let expected =
+            i128::from(self.seeded) + i128::from(self.contributions) - i128::from(self.awards);
+        if i128::from(self.amount) != expected {
+            found.push(Discrepancy::MeterMismatch {
+                meter: self.meter.clone(),
+                detail: format!(
+                    "it holds {} but seeds {} + contributions {} - awards {} = {}",
+                    Money::cents(self.amount),
+                    Money::cents(self.seeded),
+                    Money::cents(self.contributions),
+                    Money::cents(self.awards),
+                    money(expected)
+                ),
+            });
+        }
+        for (what, kept, ledger) in [
+            ("seeds", self.seeded, self.ledger_seeds),
+            (
+                "contributions",
+                self.contributions,
+                self.ledger_contributions,
+            ),
+            ("awards", self.awards, self.ledger_awards),
+        ] {
+            if i128::from(kept) != ledger {
+                found.push(Discrepancy::MeterMismatch {
+                    meter: self.meter.clone(),
+                    detail: format!(
+                        "its {what} are kept as {} but its ledger rows say {}",
+                        Money::cents(kept),
+                        money(ledger)
+                    ),
+                });
+            }
+        }
+        found
+    }
+}

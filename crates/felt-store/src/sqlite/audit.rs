@@ -227,37 +227,19 @@ fn check_meters(c: &Connection, found: &mut Vec<Discrepancy>) -> R<()> {
                 }),
             }
         }
-        let money = |v: i128| Money::cents(i64::try_from(v).unwrap_or(i64::MAX));
-        let expected = i128::from(seeded) + i128::from(contributions) - i128::from(awards);
-        if i128::from(amount) != expected {
-            found.push(Discrepancy::MeterMismatch {
+        found.extend(
+            crate::books::MeterTally {
                 meter: meter.clone(),
-                detail: format!(
-                    "it holds {} but seeds {} + contributions {} - awards {} = {}",
-                    Money::cents(amount),
-                    Money::cents(seeded),
-                    Money::cents(contributions),
-                    Money::cents(awards),
-                    money(expected)
-                ),
-            });
-        }
-        for (what, kept, ledger) in [
-            ("seeds", seeded, l_seed),
-            ("contributions", contributions, l_contrib),
-            ("awards", awards, l_award),
-        ] {
-            if i128::from(kept) != ledger {
-                found.push(Discrepancy::MeterMismatch {
-                    meter: meter.clone(),
-                    detail: format!(
-                        "its {what} are kept as {} but its ledger rows say {}",
-                        Money::cents(kept),
-                        money(ledger)
-                    ),
-                });
+                amount,
+                seeded,
+                contributions,
+                awards,
+                ledger_seeds: l_seed,
+                ledger_contributions: l_contrib,
+                ledger_awards: l_award,
             }
-        }
+            .discrepancies(),
+        );
     }
     // A meter account without its meters row.
     let mut st = c.prepare(
