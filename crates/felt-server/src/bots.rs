@@ -106,19 +106,20 @@ struct Tally {
 type Shared = Arc<Mutex<Tally>>;
 
 /// Sends the request `make` builds, asking again while the server is away (a
-/// restart: the connection is refused), as a person would.
+/// restart: the connection is refused) or says the books are (503: a database
+/// restarting), as a person would.
 async fn send_retrying(
     make: impl Fn() -> reqwest::RequestBuilder,
 ) -> reqwest::Result<reqwest::Response> {
     let mut tries = 0;
     loop {
         match make().send().await {
-            Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {
-                tries += 1;
-                tokio::time::sleep(RETRY_PAUSE).await;
-            }
+            Err(e) if (e.is_connect() || e.is_request()) && tries < RETRIES => {}
+            Ok(r) if r.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE && tries < RETRIES => {}
             r => return r,
         }
+        tries += 1;
+        tokio::time::sleep(RETRY_PAUSE).await;
     }
 }
 
