@@ -250,3 +250,74 @@ impl MeterTally {
         found
     }
 }
+
+/// What the audit goes on to check of a round, after [`round_head`].
+pub(crate) enum Head {
+    /// Open: listed, nothing more to check.
+    Open,
+    /// Ended at this step and this ledger entry: nothing may follow them.
+    Ended { last_step: i64, last_entry: i64 },
+    /// Unreadable (already reported).
+    Unreadable,
+}
+
+/// Checks a round's seed against its hash and reads its status and end (the same
+/// check on every engine); what is wrong goes to `found`.
+pub(crate) fn round_head(
+    found: &mut Vec<Discrepancy>,
+    id: i64,
+    seed: &[u8],
+    seed_sha256: &str,
+    status: &str,
+    end: (Option<i64>, Option<i64>),
+) -> Head {
+    let round = RoundId(id);
+    match <[u8; 32]>::try_from(seed) {
+        Ok(s) if crate::model::seed_hash(&s) == seed_sha256 => {}
+        Ok(_) => found.push(Discrepancy::SeedHashMismatch { round }),
+        Err(_) => found.push(Discrepancy::Unreadable {
+            detail: format!("round {id} has a seed of {} bytes, not 32", seed.len()),
+        }),
+    }
+    match (status, end) {
+        ("open", _) => Head::Open,
+        ("finished" | "voided", (Some(last_step), Some(last_entry))) => Head::Ended {
+            last_step,
+            last_entry,
+        },
+        ("finished" | "voided", _) => {
+            found.push(Discrepancy::Unreadable {
+                detail: format!("round {id} is {status} but does not say where it ended"),
+            });
+            Head::Unreadable
+        }
+        (other, _) => {
+            found.push(Discrepancy::Unreadable {
+                detail: format!("round {id} has the unknown status `{other}`"),
+            });
+            Head::Unreadable
+        }
+    }
+}
+
+/// Reports what was written to a round after it ended: steps, events, ledger entries.
+pub(crate) fn written_after_end(
+    found: &mut Vec<Discrepancy>,
+    round: RoundId,
+    steps: i64,
+    events: i64,
+    entries: i64,
+) {
+    for (n, what) in [
+        (steps, "steps"),
+        (events, "events"),
+        (entries, "ledger entries"),
+    ] {
+        if n > 0 {
+            found.push(Discrepancy::AfterEnd {
+                round,
+                detail: format!("{n} {what} written"),
+            });
+        }
+    }
+}

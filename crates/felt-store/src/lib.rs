@@ -105,6 +105,7 @@
 mod books;
 mod error;
 mod lease;
+mod ledger;
 mod location;
 mod login;
 mod model;

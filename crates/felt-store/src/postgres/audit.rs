@@ -4,7 +4,7 @@
 use super::conn::{get, Conn};
 use super::error::{damaged, R};
 use super::read::account;
-use crate::books::{BooksReport, Discrepancy};
+use crate::books::{round_head, written_after_end, BooksReport, Discrepancy, Head};
 use crate::model::{seed_hash, RoundId};
 use felt_core::money::Money;
 
@@ -248,46 +248,14 @@ fn check_rounds(c: &mut Conn, found: &mut Vec<Discrepancy>) -> R<Vec<RoundId>> {
     let mut open = Vec::new();
     for r in &rounds {
         let id: i64 = get(r, 0)?;
-        let seed: &[u8] = get(r, 1)?;
-        let hash: String = get(r, 2)?;
         let status: String = get(r, 3)?;
-        let last_step: Option<i64> = get(r, 4)?;
-        let last_entry: Option<i64> = get(r, 5)?;
-        let round = RoundId(id);
-        match <[u8; 32]>::try_from(seed) {
-            Ok(s) if seed_hash(&s) == hash => {}
-            Ok(_) => found.push(Discrepancy::SeedHashMismatch { round }),
-            Err(_) => found.push(Discrepancy::Unreadable {
-                detail: format!("round {id} has a seed of {} bytes, not 32", seed.len()),
-            }),
-        }
-        match status.as_str() {
-            "open" => {
-                open.push(round);
-                continue;
+        let end = (get(r, 4)?, get(r, 5)?);
+        match round_head(found, id, get(r, 1)?, get(r, 2)?, &status, end) {
+            Head::Open => open.push(RoundId(id)),
+            Head::Ended { .. } => {
+                written_after_end(found, RoundId(id), get(r, 6)?, get(r, 7)?, get(r, 8)?)
             }
-            "finished" | "voided" => {}
-            other => {
-                found.push(Discrepancy::Unreadable {
-                    detail: format!("round {id} has the unknown status `{other}`"),
-                });
-                continue;
-            }
-        }
-        if last_step.is_none() || last_entry.is_none() {
-            found.push(Discrepancy::Unreadable {
-                detail: format!("round {id} is {status} but does not say where it ended"),
-            });
-            continue;
-        }
-        for (idx, what) in [(6, "steps"), (7, "events"), (8, "ledger entries")] {
-            let n: i64 = get(r, idx)?;
-            if n > 0 {
-                found.push(Discrepancy::AfterEnd {
-                    round,
-                    detail: format!("{n} {what} written"),
-                });
-            }
+            Head::Unreadable => {}
         }
     }
     Ok(open)

@@ -33,6 +33,7 @@ pub use seat::{seat_key, PgSeatLocks};
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::lease::{checked_tables, TableLease};
+use crate::ledger::Limit;
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
@@ -49,7 +50,7 @@ use felt_core::money::Money;
 use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-use write::{End, Limit};
+use write::End;
 
 /// How many times a call is tried in all when the server reports a deadlock or a
 /// serialization failure.

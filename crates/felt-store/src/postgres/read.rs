@@ -3,9 +3,10 @@
 
 use super::conn::{get, Conn, Params};
 use super::error::{damaged, R};
+use crate::ledger::{movement_records, PostingRow};
 use crate::model::{
-    Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind, MovementRecord,
-    RoundId, RoundRecord, RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
+    Account, AwardRecord, Balance, EventRecord, MeterInfo, MovementRecord, RoundId, RoundRecord,
+    RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
 };
 use ::postgres::Row;
 use felt_core::money::Money;
@@ -159,67 +160,20 @@ pub(crate) fn movements(c: &mut Conn, filter: &str, p: Params<'_>) -> R<Vec<Move
          JOIN accounts a ON a.id = p.account_id \
          WHERE {filter} ORDER BY e.id, p.id"
     );
-    // (entry, round, step, kind, memo, at, postings)
-    type Raw = (
-        i64,
-        Option<i64>,
-        Option<i64>,
-        String,
-        String,
-        String,
-        Vec<(Account, i64)>,
-    );
-    let mut raw: Vec<Raw> = Vec::new();
+    let mut postings = Vec::new();
     for r in c.query(&sql, p)? {
-        let entry: i64 = get(&r, 0)?;
-        let acct = account(get(&r, 6)?, get(&r, 7)?)?;
-        let amount: i64 = get(&r, 8)?;
-        match raw.last_mut() {
-            Some(last) if last.0 == entry => last.6.push((acct, amount)),
-            _ => raw.push((
-                entry,
-                get(&r, 1)?,
-                get(&r, 2)?,
-                get(&r, 3)?,
-                get(&r, 4)?,
-                get(&r, 5)?,
-                vec![(acct, amount)],
-            )),
-        }
+        postings.push(PostingRow {
+            entry: get(&r, 0)?,
+            round: get(&r, 1)?,
+            step: get(&r, 2)?,
+            kind: get(&r, 3)?,
+            memo: get(&r, 4)?,
+            at: get(&r, 5)?,
+            account: account(get(&r, 6)?, get(&r, 7)?)?,
+            amount: get(&r, 8)?,
+        });
     }
-    raw.into_iter()
-        .map(|(entry, round, step, kind, memo, at, postings)| {
-            let kind = MovementKind::parse(&kind).ok_or_else(|| {
-                damaged(format!(
-                    "ledger entry {entry} has the unknown kind `{kind}`"
-                ))
-            })?;
-            let movement = match postings.as_slice() {
-                [(a, x), (b, y)] if *x == -*y && *x != 0 => {
-                    let (from, to) = if *x < 0 { (a, b) } else { (b, a) };
-                    Movement {
-                        from: from.clone(),
-                        to: to.clone(),
-                        amount: Money::cents(x.abs()),
-                        kind,
-                        memo,
-                    }
-                }
-                _ => {
-                    return Err(damaged(format!(
-                        "ledger entry {entry} does not have two postings that balance"
-                    )))
-                }
-            };
-            Ok(MovementRecord {
-                entry_id: entry,
-                round: round.map(RoundId),
-                step_seq: step.map(|s| seq(s, "a ledger entry")).transpose()?,
-                movement,
-                at,
-            })
-        })
-        .collect()
+    movement_records(postings).map_err(damaged)
 }
 
 /// Every account and its kept balance, by kind then name (byte order, as SQLite).

@@ -9,11 +9,11 @@
 use super::conn::{get, Conn};
 use super::error::{damaged, R};
 use crate::error::StoreError;
+use crate::ledger::Limit;
+use crate::ledger::{balances_after, too_large};
 use crate::model::{
     seed_hash, Account, Ended, Movement, MovementKind, NewShoe, RoundId, RoundStatus, Step,
 };
-use felt_core::money::Money;
-use felt_core::round::MAX_BALANCE;
 use std::collections::HashMap;
 
 /// The accounts a call has locked: their ids and balances as this transaction sees
@@ -101,24 +101,6 @@ pub(crate) fn lock_meters(c: &mut Conn, meters: &[&str]) -> R<Vec<String>> {
     rows.iter().map(|r| get(r, 0)).collect()
 }
 
-fn too_large(m: &Movement) -> StoreError {
-    StoreError::InvalidMovement {
-        reason: format!(
-            "{} of {} from {} to {} would overflow an account",
-            m.kind, m.amount, m.from, m.to
-        ),
-    }
-}
-
-/// Whether a movement may take a player's wallet above the engine's balance limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Limit {
-    /// Refused above the limit: movements outside a round (deposits, adjustments).
-    Checked,
-    /// Taken whatever the limit: a round's own money (settlements, refunds).
-    Round,
-}
-
 /// The id and balance of a locked account, or `UnknownMeter` for a meter that does
 /// not exist.
 fn account(locked: &Locked, a: &Account) -> R<(i64, i64)> {
@@ -145,28 +127,7 @@ pub(crate) fn apply_movement(
     let amount = m.amount.as_cents();
     let (from, from_bal) = account(locked, &m.from)?;
     let (to, to_bal) = account(locked, &m.to)?;
-    if m.from.must_stay_non_negative() && from_bal < amount {
-        return Err(StoreError::InsufficientFunds {
-            account: m.from.to_string(),
-            balance: Money::cents(from_bal),
-            amount: m.amount,
-        }
-        .into());
-    }
-    if limit == Limit::Checked
-        && matches!(m.to, Account::Player(_))
-        && !matches!(to_bal.checked_add(amount), Some(b) if b <= MAX_BALANCE.as_cents())
-    {
-        return Err(StoreError::BalanceLimit {
-            account: m.to.to_string(),
-            balance: Money::cents(to_bal),
-            amount: m.amount,
-            limit: MAX_BALANCE,
-        }
-        .into());
-    }
-    let new_from = from_bal.checked_sub(amount).ok_or_else(|| too_large(m))?;
-    let new_to = to_bal.checked_add(amount).ok_or_else(|| too_large(m))?;
+    let (new_from, new_to) = balances_after(m, from_bal, to_bal, limit)?;
     let row = c.one(
         "WITH e AS (INSERT INTO entries (round_id, step_seq, kind, memo) \
          VALUES ($1, $2, $3, $4) RETURNING id), \

@@ -2,7 +2,7 @@
 
 use super::read::account;
 use super::R;
-use crate::books::{BooksReport, Discrepancy};
+use crate::books::{round_head, written_after_end, BooksReport, Discrepancy, Head};
 use crate::model::{seed_hash, RoundId};
 use felt_core::money::Money;
 use rusqlite::Connection;
@@ -311,53 +311,19 @@ fn check_rounds(c: &Connection, found: &mut Vec<Discrepancy>) -> R<Vec<RoundId>>
     )?;
     let mut open = Vec::new();
     for (id, seed, hash, status, last_step, last_entry) in rounds {
-        let round = RoundId(id);
-        match <[u8; 32]>::try_from(seed.as_slice()) {
-            Ok(s) if seed_hash(&s) == hash => {}
-            Ok(_) => found.push(Discrepancy::SeedHashMismatch { round }),
-            Err(_) => found.push(Discrepancy::Unreadable {
-                detail: format!("round {id} has a seed of {} bytes, not 32", seed.len()),
-            }),
-        }
-        match status.as_str() {
-            "open" => {
-                open.push(round);
-                continue;
+        match round_head(found, id, &seed, &hash, &status, (last_step, last_entry)) {
+            Head::Open => open.push(RoundId(id)),
+            Head::Ended {
+                last_step,
+                last_entry,
+            } => {
+                let steps: i64 = steps_after.query_row([id, last_step], |r| r.get(0))?;
+                let events: i64 = events_after.query_row([id, last_step], |r| r.get(0))?;
+                let entries: i64 =
+                    entries_after.query_row([id, last_entry, last_step], |r| r.get(0))?;
+                written_after_end(found, RoundId(id), steps, events, entries);
             }
-            "finished" | "voided" => {}
-            other => {
-                found.push(Discrepancy::Unreadable {
-                    detail: format!("round {id} has the unknown status `{other}`"),
-                });
-                continue;
-            }
-        }
-        let (Some(last_step), Some(last_entry)) = (last_step, last_entry) else {
-            found.push(Discrepancy::Unreadable {
-                detail: format!("round {id} is {status} but does not say where it ended"),
-            });
-            continue;
-        };
-        let n: i64 = steps_after.query_row([id, last_step], |r| r.get(0))?;
-        if n > 0 {
-            found.push(Discrepancy::AfterEnd {
-                round,
-                detail: format!("{n} steps written"),
-            });
-        }
-        let n: i64 = events_after.query_row([id, last_step], |r| r.get(0))?;
-        if n > 0 {
-            found.push(Discrepancy::AfterEnd {
-                round,
-                detail: format!("{n} events written"),
-            });
-        }
-        let n: i64 = entries_after.query_row([id, last_entry, last_step], |r| r.get(0))?;
-        if n > 0 {
-            found.push(Discrepancy::AfterEnd {
-                round,
-                detail: format!("{n} ledger entries written"),
-            });
+            Head::Unreadable => {}
         }
     }
     Ok(open)

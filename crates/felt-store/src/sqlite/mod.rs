@@ -25,6 +25,7 @@ mod tests;
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::lease::{checked_tables, TableLease};
+use crate::ledger::{balances_after, too_large, Limit};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
@@ -34,7 +35,6 @@ use crate::model::{
 use crate::name::validate_name;
 use crate::Store;
 use felt_core::money::Money;
-use felt_core::round::MAX_BALANCE;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -561,27 +561,6 @@ fn account_balance(tx: &Connection, id: i64) -> R<i64> {
         .query_row([id], |r| r.get(0))?)
 }
 
-fn too_large(m: &Movement) -> Fail {
-    StoreError::InvalidMovement {
-        reason: format!(
-            "{} of {} from {} to {} would overflow an account",
-            m.kind, m.amount, m.from, m.to
-        ),
-    }
-    .into()
-}
-
-/// Whether a movement may take a player's wallet above the engine's balance limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Limit {
-    /// Refused above the limit: movements outside a round (deposits, adjustments),
-    /// which nothing forces the books to take.
-    Checked,
-    /// Taken whatever the limit: a round's own money (its settlements and refunds),
-    /// which the engine has already moved and the books must record.
-    Round,
-}
-
 /// Writes one movement: an entry, its two postings, the kept balances and meter
 /// counters. The caller has validated it.
 fn apply_movement(
@@ -596,28 +575,7 @@ fn apply_movement(
     let to = ensure_account(tx, &m.to)?;
     let from_bal = account_balance(tx, from)?;
     let to_bal = account_balance(tx, to)?;
-    if m.from.must_stay_non_negative() && from_bal < amount {
-        return Err(StoreError::InsufficientFunds {
-            account: m.from.to_string(),
-            balance: Money::cents(from_bal),
-            amount: m.amount,
-        }
-        .into());
-    }
-    if limit == Limit::Checked
-        && matches!(m.to, Account::Player(_))
-        && !matches!(to_bal.checked_add(amount), Some(b) if b <= MAX_BALANCE.as_cents())
-    {
-        return Err(StoreError::BalanceLimit {
-            account: m.to.to_string(),
-            balance: Money::cents(to_bal),
-            amount: m.amount,
-            limit: MAX_BALANCE,
-        }
-        .into());
-    }
-    let new_from = from_bal.checked_sub(amount).ok_or_else(|| too_large(m))?;
-    let new_to = to_bal.checked_add(amount).ok_or_else(|| too_large(m))?;
+    let (new_from, new_to) = balances_after(m, from_bal, to_bal, limit)?;
     tx.prepare_cached(
         "INSERT INTO entries (round_id, step_seq, kind, memo) VALUES (?1, ?2, ?3, ?4)",
     )?

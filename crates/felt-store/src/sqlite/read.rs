@@ -2,9 +2,10 @@
 //! does not make sense is a `Damaged` error, never a panic.
 
 use super::{damaged, R};
+use crate::ledger::{movement_records, PostingRow};
 use crate::model::{
-    Account, AwardRecord, Balance, EventRecord, MeterInfo, Movement, MovementKind, MovementRecord,
-    RoundId, RoundRecord, RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
+    Account, AwardRecord, Balance, EventRecord, MeterInfo, MovementRecord, RoundId, RoundRecord,
+    RoundStatus, ShoeSeed, StepRecord, RECENT_AWARDS,
 };
 use felt_core::money::Money;
 use rusqlite::{params, Connection, OptionalExtension, Params};
@@ -218,67 +219,20 @@ pub(crate) fn movements(c: &Connection, filter: &str, p: impl Params) -> R<Vec<M
     );
     let mut st = c.prepare_cached(&sql)?;
     let mut rows = st.query(p)?;
-    // (entry, round, step, kind, memo, at, postings)
-    type Raw = (
-        i64,
-        Option<i64>,
-        Option<i64>,
-        String,
-        String,
-        String,
-        Vec<(Account, i64)>,
-    );
-    let mut raw: Vec<Raw> = Vec::new();
+    let mut postings = Vec::new();
     while let Some(r) = rows.next()? {
-        let entry: i64 = r.get(0)?;
-        let acct = account(&r.get::<_, String>(6)?, &r.get::<_, String>(7)?)?;
-        let amount: i64 = r.get(8)?;
-        match raw.last_mut() {
-            Some(last) if last.0 == entry => last.6.push((acct, amount)),
-            _ => raw.push((
-                entry,
-                r.get(1)?,
-                r.get(2)?,
-                r.get(3)?,
-                r.get(4)?,
-                r.get(5)?,
-                vec![(acct, amount)],
-            )),
-        }
+        postings.push(PostingRow {
+            entry: r.get(0)?,
+            round: r.get(1)?,
+            step: r.get(2)?,
+            kind: r.get(3)?,
+            memo: r.get(4)?,
+            at: r.get(5)?,
+            account: account(&r.get::<_, String>(6)?, &r.get::<_, String>(7)?)?,
+            amount: r.get(8)?,
+        });
     }
-    raw.into_iter()
-        .map(|(entry, round, step, kind, memo, at, postings)| {
-            let kind = MovementKind::parse(&kind).ok_or_else(|| {
-                damaged(format!(
-                    "ledger entry {entry} has the unknown kind `{kind}`"
-                ))
-            })?;
-            let movement = match postings.as_slice() {
-                [(a, x), (b, y)] if *x == -*y && *x != 0 => {
-                    let (from, to) = if *x < 0 { (a, b) } else { (b, a) };
-                    Movement {
-                        from: from.clone(),
-                        to: to.clone(),
-                        amount: Money::cents(x.abs()),
-                        kind,
-                        memo,
-                    }
-                }
-                _ => {
-                    return Err(damaged(format!(
-                        "ledger entry {entry} does not have two postings that balance"
-                    )))
-                }
-            };
-            Ok(MovementRecord {
-                entry_id: entry,
-                round: round.map(RoundId),
-                step_seq: step.map(|s| seq(s, "a ledger entry")).transpose()?,
-                movement,
-                at,
-            })
-        })
-        .collect()
+    movement_records(postings).map_err(damaged)
 }
 
 /// Every account and its kept balance, by kind then name.
