@@ -52,23 +52,25 @@ pub fn spawn(server: Weak<Server>, changes: Option<Changes>) -> Result<(), Strin
                 if changed.is_empty() {
                     continue;
                 }
-                let rendered: Vec<serde_json::Value> =
-                    meters.iter().map(crate::render::meter).collect();
+                let rendered: BTreeMap<&str, serde_json::Value> = meters
+                    .iter()
+                    .map(|m| (m.id.as_str(), crate::render::meter(m)))
+                    .collect();
                 for (table, ids) in s.tables_with_meters() {
                     if !ids.iter().any(|i| changed.contains(&i)) {
                         continue;
                     }
-                    let mine: Vec<serde_json::Value> = meters
+                    let mine: Vec<&serde_json::Value> = ids
                         .iter()
-                        .filter(|m| ids.contains(&m.id))
-                        .map(crate::render::meter)
+                        .filter_map(|i| rendered.get(i.as_str()))
                         .collect();
                     let _ = table.tx.send(crate::table::ToTable::Meters {
                         meters: json!(mine),
                     });
                 }
+                let all: Vec<&serde_json::Value> = rendered.values().collect();
                 s.publish(Arc::from(
-                    json!({"type": "meters", "meters": rendered})
+                    json!({"type": "meters", "meters": all})
                         .to_string()
                         .as_str(),
                 ));
