@@ -414,3 +414,18 @@ fn shown(name: &str) -> String {
 
 /// The store's result type.
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// The first tables of a database that is not felt's, for its error: at most eight,
+/// then "...".
+pub(crate) fn some_tables(tables: &[String]) -> String {
+    let mut shown = tables
+        .iter()
+        .take(8)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if tables.len() > 8 {
+        shown.push_str(", ...");
+    }
+    shown
+}

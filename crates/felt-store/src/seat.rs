@@ -40,13 +40,7 @@ impl SeatLocks {
             path: dir.clone(),
             cause: Box::new(e),
         })?;
-        // A seat is a wallet: `alice ` sits in `alice`'s seat (see `normalize_name`).
-        let mut names = players
-            .iter()
-            .map(|p| crate::normalize_name("player", p))
-            .collect::<Result<Vec<String>>>()?;
-        names.sort();
-        names.dedup();
+        let names = seat_names(players)?;
         let mut files = Vec::with_capacity(names.len());
         for name in &names {
             files.push(lock_one(&dir, db, name)?);
@@ -204,4 +198,16 @@ mod tests {
         let e = SeatLocks::acquire(&dir.path().join("none.db"), &names(&["ann"])).unwrap_err();
         assert!(matches!(e, StoreError::SeatLockFailed { .. }), "{e}");
     }
+}
+
+/// The seats `players` take, each once, in order: a seat is a wallet, so `alice `
+/// sits in `alice`'s seat (see [`crate::normalize_name`]). Both engines' seat locks.
+pub(crate) fn seat_names(players: &[String]) -> Result<Vec<String>> {
+    let mut names = players
+        .iter()
+        .map(|p| crate::normalize_name("player", p))
+        .collect::<Result<Vec<String>>>()?;
+    names.sort();
+    names.dedup();
+    Ok(names)
 }

@@ -373,15 +373,7 @@ pub(crate) fn inspect(c: &mut Conn, location: &str) -> R<DbState> {
         });
     }
     if !marked {
-        let mut shown = tables
-            .iter()
-            .take(8)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(", ");
-        if tables.len() > 8 {
-            shown.push_str(", ...");
-        }
+        let shown = crate::error::some_tables(&tables);
         return Err(StoreError::ForeignDatabase {
             path: PathBuf::from(location),
             detail: format!("no felt schema_migrations; schema `{schema}` holds tables: {shown}"),

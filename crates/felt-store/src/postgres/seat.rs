@@ -50,12 +50,7 @@ impl PgSeatLocks {
     /// ([`crate::normalize_name`]).
     pub fn acquire(url: &str, players: &[String]) -> Result<PgSeatLocks> {
         let location = location_of(url);
-        let mut names = players
-            .iter()
-            .map(|p| crate::normalize_name("player", p))
-            .collect::<Result<Vec<String>>>()?;
-        names.sort();
-        names.dedup();
+        let names = crate::seat::seat_names(players)?;
         let app = format!("felt seats (pid {})", std::process::id());
         let mut client = connect(url, &location, &app)?;
         for name in &names {

@@ -505,15 +505,7 @@ fn inspect(conn: &Connection, path: &Path) -> R<FileState> {
             )));
         }
         if !tables.is_empty() || version != 0 {
-            let mut shown = tables
-                .iter()
-                .take(8)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            if tables.len() > 8 {
-                shown.push_str(", ...");
-            }
+            let shown = crate::error::some_tables(&tables);
             return Err(foreign(format!(
                 "no felt application id; schema version {version}; tables: {}",
                 if shown.is_empty() { "none" } else { &shown }
