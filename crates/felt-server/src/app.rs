@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use felt_core::Money;
-use felt_store::{Account, LockPolicy, NewLogin, Role, RoundId, Store, StoreError};
+use felt_store::{Account, LockPolicy, NewLogin, Role, RoundId, Store, StoreError, TableStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -182,12 +182,19 @@ impl Server {
         let (url, ttl) = (self.hosting.url.clone(), self.hosting.lease_ms());
         let want = plan.claim.clone();
         let server = me.clone();
+        let statuses = self.statuses();
         let held = self
             .books
-            .with(move |st| {
-                let refs: Vec<&str> = want.iter().map(String::as_str).collect();
-                st.claim_tables(&server, &url, &refs, ttl)
-            })
+            .with(
+                move |st| -> felt_store::Result<Vec<felt_store::TableLease>> {
+                    let refs: Vec<&str> = want.iter().map(String::as_str).collect();
+                    let held = st.claim_tables(&server, &url, &refs, ttl)?;
+                    let said: Vec<(&str, &TableStatus)> =
+                        statuses.iter().map(|(t, s)| (t.as_str(), s)).collect();
+                    st.note_table_status(&server, &said)?;
+                    Ok(held)
+                },
+            )
             .map_err(|e| format!("claiming the tables in the books: {e}"))?;
         let mut held: BTreeSet<String> = held.into_iter().map(|l| l.table).collect();
         if held.iter().filter(|t| ids.contains(t)).count() > plan.share {
@@ -238,6 +245,17 @@ impl Server {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+
+    /// How each table dealt here stands, for the other servers' lobbies.
+    fn statuses(&self) -> Vec<(String, TableStatus)> {
+        self.tables
+            .values()
+            .filter_map(|t| {
+                let info = t.handle()?.info.read().ok()?.clone();
+                Some((t.cfg.table_id(), table_status(&info)))
+            })
+            .collect()
     }
 
     /// Gives up one table dealt here with nobody seated and no round in play (so no
@@ -711,6 +729,21 @@ async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, Api
     .into_response())
 }
 
+/// What the lobby says of a table's seats: `info` as the table dealt here stands.
+fn table_status(info: &table::TableInfo) -> TableStatus {
+    TableStatus {
+        players: info
+            .players
+            .iter()
+            .map(|(seat, player)| felt_store::SeatedPlayer {
+                seat: *seat,
+                player: player.clone(),
+            })
+            .collect(),
+        closed: info.closed && !info.failed,
+    }
+}
+
 async fn lobby(State(s): State<Shared>) -> Response {
     let meters = s
         .books
@@ -721,14 +754,22 @@ async fn lobby(State(s): State<Shared>) -> Response {
         .tables
         .values()
         .map(|t| {
-            let info = t.handle().and_then(|h| h.info.read().map(|i| i.clone()).ok());
+            let lease = s.hosts.get(&t.cfg.table_id());
+            // A table dealt here as it stands; another server's as its host last said.
+            let status = match t.handle() {
+                Some(h) => h.info.read().ok().map(|i| table_status(&i)),
+                None => lease
+                    .as_ref()
+                    .filter(|l| l.live)
+                    .and_then(|l| l.status.clone()),
+            };
             let ids = meter_ids(&t.cfg);
             let m: Vec<Value> = meters
                 .iter()
                 .filter(|m| ids.contains(&m.id))
                 .map(crate::render::meter)
                 .collect();
-            let host = s.hosts.get(&t.cfg.table_id()).map(|l| {
+            let host = lease.map(|l| {
                 json!({
                     "server": l.server,
                     "url": l.url,
@@ -741,13 +782,13 @@ async fn lobby(State(s): State<Shared>) -> Response {
                 "game": t.cfg.rules.game().id,
                 "game_name": t.cfg.rules.game().name,
                 "seats": t.cfg.rules.table().seats,
-                "taken": info.as_ref().map(|i| i.players.len()),
-                "players": info.as_ref().map(|i| i.players.iter().map(|(s, p)| json!({"seat": s, "player": p})).collect::<Vec<_>>()),
+                "taken": status.as_ref().map(|st| st.players.len()),
+                "players": status.as_ref().map(|st| &st.players),
                 "limits": {"min": t.cfg.rules.main_bet().min, "max": t.cfg.rules.main_bet().max},
                 "betting_ms": t.cfg.betting_ms,
                 "decision_ms": t.cfg.decision_ms,
                 "meters": m,
-                "closed": info.as_ref().map(|i| i.closed && !i.failed),
+                "closed": status.as_ref().map(|st| st.closed),
                 "host": host,
             })
         })

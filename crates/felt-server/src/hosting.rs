@@ -50,14 +50,19 @@ pub struct Hosts {
 }
 
 impl Hosts {
-    /// Replaces what is known; returns whether anything changed (a table moved).
+    /// Replaces what is known; returns whether anything changed (a table moved, or its
+    /// host said something new of it).
     pub fn set(&self, leases: Vec<TableLease>) -> bool {
         let next: BTreeMap<String, TableLease> =
             leases.into_iter().map(|l| (l.table.clone(), l)).collect();
         let mut g = self.by_table.write().unwrap_or_else(|p| p.into_inner());
         let changed = g.len() != next.len()
             || g.iter().zip(next.iter()).any(|((a, la), (b, lb))| {
-                a != b || la.server != lb.server || la.live != lb.live || la.url != lb.url
+                a != b
+                    || la.server != lb.server
+                    || la.live != lb.live
+                    || la.url != lb.url
+                    || la.status != lb.status
             });
         *g = next;
         changed
@@ -138,6 +143,7 @@ mod tests {
             epoch: 1,
             expires_ms: 0,
             live,
+            status: None,
         }
     }
 

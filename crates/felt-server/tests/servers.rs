@@ -126,6 +126,41 @@ async fn two_servers_share_the_tables_relay_players_and_push_the_linked_meter() 
         })
         .await;
     assert_eq!(v["type"], "view", "{v}");
+    // Each lobby shows who sits at both tables: its own as it stands, the other
+    // server's as that server last said (within a renewal).
+    let players = |l: &Value, table: &str| {
+        l["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == table)
+            .map(|t| (t["taken"].clone(), t["players"].clone()))
+            .unwrap()
+    };
+    let want_a = (
+        serde_json::json!(1),
+        serde_json::json!([{"seat": 1, "player": "alice"}]),
+    );
+    let want_b = (
+        serde_json::json!(1),
+        serde_json::json!([{"seat": 1, "player": "bob"}]),
+    );
+    let mut same = false;
+    for _ in 0..50 {
+        let (la, lb) = (lobby(&a.url).await, lobby(&b.url).await);
+        same = [players(&la, on_a), players(&lb, on_a)] == [want_a.clone(), want_a.clone()]
+            && [players(&la, on_b), players(&lb, on_b)] == [want_b.clone(), want_b.clone()];
+        if same {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        same,
+        "the lobbies differ on who sits where:\nA: {}\nB: {}",
+        lobby(&a.url).await,
+        lobby(&b.url).await
+    );
     // B's books hold Bob's round: he played at B through A.
     let rounds = b.state.books().read(|st| st.history(10)).unwrap();
     assert!(
@@ -155,7 +190,8 @@ async fn two_servers_share_the_tables_relay_players_and_push_the_linked_meter() 
     let found = tokio::time::timeout(Duration::from_secs(5), async {
         while let Ok(Some(chunk)) = events.chunk().await {
             seen.push_str(&String::from_utf8_lossy(&chunk));
-            if seen.contains("\"meters\"") && seen.contains(&after) {
+            // A table event too: Bob sat at B's table.
+            if seen.contains("\"meters\"") && seen.contains(&after) && seen.contains("\"tables\"") {
                 return true;
             }
         }

@@ -9,7 +9,7 @@
 //! ([`StoreError::LeaseLost`](crate::StoreError::LeaseLost)) rather than interleaved
 //! with the new host's.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A server's hold on a table: only the holder deals it, until the lease expires.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -27,6 +27,41 @@ pub struct TableLease {
     pub expires_ms: i64,
     /// Whether the lease had not run out when it was read.
     pub live: bool,
+    /// What the holder last said of the table, for the lobbies of every server (none
+    /// until it says; a table that changes hands loses its old holder's word).
+    pub status: Option<TableStatus>,
+}
+
+/// What a table's host tells the other servers' lobbies: who sits where and whether
+/// the table is closed. Public information only (the lobby shows it to anyone).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableStatus {
+    /// The players seated, by seat.
+    pub players: Vec<SeatedPlayer>,
+    /// Whether the table is closed to new rounds.
+    pub closed: bool,
+}
+
+/// A player in a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatedPlayer {
+    /// The seat, from 1.
+    pub seat: u8,
+    /// The player's name.
+    pub player: String,
+}
+
+/// The text a status is kept as in the books.
+pub(crate) fn status_text(status: &TableStatus) -> crate::Result<String> {
+    serde_json::to_string(status).map_err(|e| {
+        crate::StoreError::InvalidInput(format!("a table status cannot be written: {e}"))
+    })
+}
+
+/// A status as the books keep it, read back; `None` for text that is not a status (a
+/// lobby shows the table without its seats rather than failing).
+pub(crate) fn status_of(text: Option<String>) -> Option<TableStatus> {
+    text.and_then(|t| serde_json::from_str(&t).ok())
 }
 
 /// The tables of a claim or release, checked (valid names, a valid server name, a time
@@ -52,4 +87,21 @@ pub(crate) fn checked_tables<'a>(
     sorted.sort_unstable();
     sorted.dedup();
     Ok(sorted)
+}
+
+/// The statuses of a [`Store::note_table_status`](crate::Store::note_table_status),
+/// checked (valid names) and written as the books keep them, sorted by table and
+/// without repeats (the last of a table's statuses counts), in the order every engine
+/// takes rows.
+pub(crate) fn checked_statuses(
+    server: &str,
+    statuses: &[(&str, &TableStatus)],
+) -> crate::Result<Vec<(String, String)>> {
+    crate::name::validate_name("server", server)?;
+    let mut rows = std::collections::BTreeMap::new();
+    for (table, status) in statuses {
+        crate::name::validate_name("table", table)?;
+        rows.insert(table.to_string(), status_text(status)?);
+    }
+    Ok(rows.into_iter().collect())
 }

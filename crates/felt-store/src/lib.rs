@@ -120,7 +120,7 @@ pub mod testing;
 pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
-pub use lease::TableLease;
+pub use lease::{SeatedPlayer, TableLease, TableStatus};
 pub use location::{
     open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,
 };
@@ -344,6 +344,12 @@ pub trait Store {
     /// Every table lease, by table, `live` when it has not expired (the database's
     /// clock).
     fn table_leases(&self) -> Result<Vec<TableLease>>;
+
+    /// Tells the other servers' lobbies how `server`'s tables stand (who sits where,
+    /// whether closed): each status is kept with the table's lease, for
+    /// [`Store::table_leases`] to return, if `server` holds that lease; a table it does
+    /// not hold is left as it is.
+    fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()>;
 
     /// Fences this connection's round writes to `server`: from now on
     /// [`Store::begin_round`], [`Store::record_step`], [`Store::record_step_with`],

@@ -5,6 +5,7 @@
 #![allow(clippy::inconsistent_digit_grouping)]
 
 use felt_core::Money;
+use felt_store::postgres::schema::LATEST;
 use felt_store::testing::TestPostgres;
 use felt_store::{
     Account, Movement, MovementKind as K, NewRound, Notice, OpenOptions, PgListener, PgSeatLocks,
@@ -252,13 +253,13 @@ fn migrations_apply_once_when_servers_open_an_empty_database_together() {
         })
         .collect();
     for o in openers {
-        assert_eq!(o.join().unwrap().unwrap().unwrap(), 4);
+        assert_eq!(o.join().unwrap().unwrap().unwrap(), LATEST);
     }
     let s = PgStore::open(&url).unwrap();
     let m = s.migrations().unwrap();
     assert_eq!(
         m.iter().map(|m| m.version).collect::<Vec<_>>(),
-        [1, 2, 3, 4]
+        (1..=LATEST).collect::<Vec<_>>()
     );
     assert!(m.iter().all(|m| m.applied_at.ends_with('Z')));
     // A reader of the same books.
@@ -308,7 +309,7 @@ fn a_foreign_or_newer_database_is_refused_untouched() {
                 e,
                 StoreError::NewerSchema {
                     found: 99,
-                    known: 4,
+                    known: LATEST,
                     ..
                 }
             ),

@@ -1,9 +1,9 @@
-//! Table leases in PostgreSQL (schema 4), by the database's clock.
+//! Table leases in PostgreSQL (schemas 4 and 5), by the database's clock.
 
 use super::conn::{get, Conn};
 use super::error::R;
 use crate::error::StoreError;
-use crate::lease::TableLease;
+use crate::lease::{status_of, TableLease};
 use ::postgres::Row;
 
 fn row(r: &Row) -> R<TableLease> {
@@ -14,10 +14,12 @@ fn row(r: &Row) -> R<TableLease> {
         epoch: get(r, 3)?,
         expires_ms: get(r, 4)?,
         live: get(r, 5)?,
+        status: status_of(get(r, 6)?),
     })
 }
 
-const COLUMNS: &str = "table_id, server, url, epoch, expires_ms, expires_ms > felt_now_ms()";
+const COLUMNS: &str =
+    "table_id, server, url, epoch, expires_ms, expires_ms > felt_now_ms(), status";
 
 /// Claims or renews the leases of `tables` (sorted, without repeats, so two claimers
 /// lock rows in one order) for `server`.
@@ -35,6 +37,8 @@ pub(crate) fn claim(
          ON CONFLICT (table_id) DO UPDATE SET server = excluded.server, url = excluded.url, \
          epoch = table_leases.epoch \
          + (CASE WHEN table_leases.server = excluded.server THEN 0 ELSE 1 END), \
+         status = (CASE WHEN table_leases.server = excluded.server \
+         THEN table_leases.status END), \
          expires_ms = excluded.expires_ms \
          WHERE table_leases.server = excluded.server \
          OR table_leases.expires_ms <= felt_now_ms()",
@@ -71,6 +75,20 @@ pub(crate) fn all(c: &mut Conn) -> R<Vec<TableLease>> {
     .iter()
     .map(row)
     .collect()
+}
+
+/// Keeps each status (table, status text; sorted, so two writers lock rows in one
+/// order) with the table's lease if `server` holds it.
+pub(crate) fn note_status(c: &mut Conn, server: &str, rows: &[(String, String)]) -> R<()> {
+    let (tables, statuses): (Vec<&str>, Vec<&str>) =
+        rows.iter().map(|(t, s)| (t.as_str(), s.as_str())).unzip();
+    c.exec(
+        "UPDATE table_leases SET status = u.s \
+         FROM unnest($2::text[], $3::text[]) AS u (t, s) \
+         WHERE table_id = u.t AND server = $1 AND status IS DISTINCT FROM u.s",
+        &[&server, &tables, &statuses],
+    )?;
+    Ok(())
 }
 
 /// Refuses a write to `table`'s rounds when the connection is fenced to a server that

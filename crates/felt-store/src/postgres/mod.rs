@@ -32,7 +32,7 @@ pub use seat::{seat_key, PgSeatLocks};
 
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
-use crate::lease::{checked_tables, TableLease};
+use crate::lease::{checked_statuses, checked_tables, TableLease, TableStatus};
 use crate::ledger::Limit;
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
@@ -1018,6 +1018,11 @@ impl Store for PgStore {
 
     fn table_leases(&self) -> Result<Vec<TableLease>> {
         self.read(leases::all)
+    }
+
+    fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()> {
+        let rows = checked_statuses(server, statuses)?;
+        self.write(|c| leases::note_status(c, server, &rows))
     }
 
     fn fence(&mut self, server: Option<&str>) {

@@ -45,10 +45,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "table leases of the servers sharing the books; meter and table notifications",
         sql: V4,
     },
+    Migration {
+        version: 5,
+        name: "each table's status kept with its lease, for every server's lobby",
+        sql: V5,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 4;
+pub const LATEST: i64 = 5;
 
 /// The comment on `schema_migrations` that marks a database as felt's.
 pub const MARK: &str = "felt books: schema migrations";
@@ -325,6 +330,12 @@ END
 $$;
 CREATE TRIGGER table_leases_notify AFTER INSERT OR UPDATE OR DELETE ON table_leases
 FOR EACH ROW EXECUTE FUNCTION felt_notify_table();
+"#;
+
+const V5: &str = r#"
+-- What the holder last said of the table (JSON: who sits where, whether closed), for
+-- the lobbies of the servers that do not deal it.
+ALTER TABLE table_leases ADD COLUMN status TEXT;
 "#;
 
 /// What a database turned out to be.

@@ -1,8 +1,8 @@
-//! Table leases in SQLite (schema 4), by the system clock.
+//! Table leases in SQLite (schemas 4 and 5), by the system clock.
 
 use super::R;
 use crate::error::StoreError;
-use crate::lease::TableLease;
+use crate::lease::{status_of, TableLease};
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// Now, in milliseconds since the Unix epoch (the system clock).
@@ -27,6 +27,7 @@ pub(crate) fn claim(
          VALUES (?1, ?2, ?3, 1, ?4) \
          ON CONFLICT (table_id) DO UPDATE SET server = excluded.server, url = excluded.url, \
          epoch = epoch + (CASE WHEN server = excluded.server THEN 0 ELSE 1 END), \
+         status = (CASE WHEN server = excluded.server THEN status END), \
          expires_ms = excluded.expires_ms \
          WHERE server = excluded.server OR expires_ms <= ?5",
     )?;
@@ -59,7 +60,8 @@ pub(crate) fn release(c: &Connection, server: &str, tables: &[&str]) -> R<()> {
 
 fn one(c: &Connection, table: &str, now: i64) -> R<Option<TableLease>> {
     Ok(c.prepare_cached(
-        "SELECT table_id, server, url, epoch, expires_ms FROM table_leases WHERE table_id = ?1",
+        "SELECT table_id, server, url, epoch, expires_ms, status FROM table_leases \
+         WHERE table_id = ?1",
     )?
     .query_row([table], |r| row(r, now))
     .optional()?)
@@ -74,6 +76,7 @@ fn row(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<TableLease> {
         epoch: r.get(3)?,
         expires_ms,
         live: expires_ms > now,
+        status: status_of(r.get(5)?),
     })
 }
 
@@ -81,12 +84,26 @@ fn row(r: &rusqlite::Row<'_>, now: i64) -> rusqlite::Result<TableLease> {
 pub(crate) fn all(c: &Connection) -> R<Vec<TableLease>> {
     let now = now_ms();
     let mut st = c.prepare(
-        "SELECT table_id, server, url, epoch, expires_ms FROM table_leases ORDER BY table_id",
+        "SELECT table_id, server, url, epoch, expires_ms, status FROM table_leases \
+         ORDER BY table_id",
     )?;
     let rows = st
         .query_map([], |r| row(r, now))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
+}
+
+/// Keeps each status (table, status text; sorted) with the table's lease if `server`
+/// holds it.
+pub(crate) fn note_status(c: &Connection, server: &str, rows: &[(String, String)]) -> R<()> {
+    let mut st = c.prepare_cached(
+        "UPDATE table_leases SET status = ?3 \
+         WHERE table_id = ?1 AND server = ?2 AND status IS NOT ?3",
+    )?;
+    for (table, status) in rows {
+        st.execute(params![table, server, status])?;
+    }
+    Ok(())
 }
 
 /// Refuses a write to `table`'s rounds when the connection is fenced to a server that

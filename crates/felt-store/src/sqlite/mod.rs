@@ -24,7 +24,7 @@ mod tests;
 
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
-use crate::lease::{checked_tables, TableLease};
+use crate::lease::{checked_statuses, checked_tables, TableLease, TableStatus};
 use crate::ledger::{balances_after, too_large, Limit};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
@@ -1274,6 +1274,11 @@ impl Store for SqliteStore {
 
     fn table_leases(&self) -> Result<Vec<TableLease>> {
         self.read(leases::all)
+    }
+
+    fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()> {
+        let rows = checked_statuses(server, statuses)?;
+        self.write(|tx| leases::note_status(tx, server, &rows))
     }
 
     fn fence(&mut self, server: Option<&str>) {

@@ -41,10 +41,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "table leases of the servers sharing the books",
         sql: V4,
     },
+    Migration {
+        version: 5,
+        name: "each table's status kept with its lease, for every server's lobby",
+        sql: V5,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 4;
+pub const LATEST: i64 = 5;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -252,4 +257,10 @@ CREATE TABLE table_leases (
     epoch      INTEGER NOT NULL CHECK (epoch >= 1),
     expires_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
+"#;
+
+const V5: &str = r#"
+-- What the holder last said of the table (JSON: who sits where, whether closed), for
+-- the lobbies of the servers that do not deal it.
+ALTER TABLE table_leases ADD COLUMN status TEXT;
 "#;

@@ -1,7 +1,9 @@
 //! Table leases and fencing: which server deals which table.
 
 use crate::{assert_sound, c, new_round, payout, step, wager, Books};
-use felt_store::{Account, Step, StepWrite, StoreError, TableLease};
+use felt_store::{
+    Account, SeatedPlayer, Step, StepWrite, Store, StoreError, TableLease, TableStatus,
+};
 
 fn tables(leases: &[TableLease]) -> Vec<(&str, &str, i64, bool)> {
     leases
@@ -134,4 +136,72 @@ pub fn lease_arguments_are_checked(s: &mut Books) {
     let e = s.release_tables("srv", &["\u{200b}"]).unwrap_err();
     assert!(matches!(e, StoreError::InvalidName { .. }), "{e}");
     assert!(s.table_leases().unwrap().is_empty());
+}
+
+fn status(players: &[(u8, &str)], closed: bool) -> TableStatus {
+    TableStatus {
+        players: players
+            .iter()
+            .map(|(seat, p)| SeatedPlayer {
+                seat: *seat,
+                player: p.to_string(),
+            })
+            .collect(),
+        closed,
+    }
+}
+
+fn statuses(s: &dyn Store) -> Vec<(String, Option<TableStatus>)> {
+    s.table_leases()
+        .unwrap()
+        .into_iter()
+        .map(|l| (l.table, l.status))
+        .collect()
+}
+
+pub fn a_table_status_is_kept_by_its_holder_only(s: &mut Books) {
+    let mut b = s.another();
+    s.claim_tables("srv-a", "http://a", &["t1", "t2"], 60_000)
+        .unwrap();
+    b.claim_tables("srv-b", "http://b", &["t3"], 60_000)
+        .unwrap();
+    // Nothing said yet.
+    assert!(statuses(&**s).iter().all(|(_, st)| st.is_none()));
+    let one = status(&[(1, "ann"), (3, "Zoë")], false);
+    let closed = status(&[], true);
+    s.note_table_status("srv-a", &[("t1", &one), ("t2", &closed), ("t3", &one)])
+        .unwrap();
+    // Every connection reads it; t3 is srv-b's, so srv-a's word on it is not kept.
+    let want = vec![
+        ("t1".to_string(), Some(one.clone())),
+        ("t2".to_string(), Some(closed.clone())),
+        ("t3".to_string(), None),
+    ];
+    assert_eq!(statuses(&*b), want);
+    // A renewal keeps it; a new word replaces it.
+    s.claim_tables("srv-a", "http://a", &["t1", "t2"], 60_000)
+        .unwrap();
+    let later = status(&[(3, "Zoë")], false);
+    s.note_table_status("srv-a", &[("t1", &later)]).unwrap();
+    assert_eq!(statuses(&*b)[0], ("t1".to_string(), Some(later.clone())));
+    // The table changes hands: the old holder's word goes with it, and counts no more.
+    s.release_tables("srv-a", &["t1"]).unwrap();
+    assert_eq!(statuses(&*b)[0], ("t1".to_string(), Some(later)));
+    b.claim_tables("srv-b", "http://b", &["t1"], 60_000)
+        .unwrap();
+    assert_eq!(statuses(&*b)[0], ("t1".to_string(), None));
+    s.note_table_status("srv-a", &[("t1", &one)]).unwrap();
+    assert_eq!(statuses(&*b)[0], ("t1".to_string(), None));
+    b.note_table_status("srv-b", &[("t1", &closed)]).unwrap();
+    assert_eq!(statuses(&**s)[0], ("t1".to_string(), Some(closed)));
+    // Names are checked; a bad call changes nothing.
+    let before = statuses(&**s);
+    let e = s
+        .note_table_status("srv-a", &[("t2", &one), ("t 2\n", &one)])
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidName { .. }), "{e}");
+    let e = s.note_table_status("", &[("t2", &one)]).unwrap_err();
+    assert!(matches!(e, StoreError::InvalidName { .. }), "{e}");
+    assert_eq!(statuses(&**s), before);
+    s.note_table_status("srv-a", &[]).unwrap();
 }

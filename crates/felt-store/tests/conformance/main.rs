@@ -172,6 +172,7 @@ conformance! {
     leases::a_lease_is_claimed_renewed_released_and_taken_over,
     leases::a_fenced_connection_writes_only_the_tables_it_holds,
     leases::lease_arguments_are_checked,
+    leases::a_table_status_is_kept_by_its_holder_only,
     logins::a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change,
     logins::failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login,
     logins::a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login,
