@@ -8,8 +8,8 @@ use felt_core::Money;
 use felt_store::postgres::schema::LATEST;
 use felt_store::testing::TestPostgres;
 use felt_store::{
-    Account, Movement, MovementKind as K, NewRound, Notice, OpenOptions, PgListener, PgSeatLocks,
-    PgStore, Step, StepWrite, Store, StoreError,
+    Account, Discrepancy, Movement, MovementKind as K, NewRound, Notice, OpenOptions, PgListener,
+    PgSeatLocks, PgStore, Step, StepWrite, Store, StoreError,
 };
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
@@ -348,6 +348,111 @@ fn the_database_refuses_to_rewrite_the_ledger() {
         assert!(said.starts_with("felt: "), "{sql}: {e}");
     }
     assert!(s.check_books().unwrap().is_sound());
+}
+
+/// Someone with the database's owner role drops the guards and forges the books
+/// behind felt's back: `check_books` (what `felt books` and `felt verify` run) finds
+/// every forgery, as it does on SQLite.
+#[test]
+fn check_books_finds_tampering_by_the_databases_owner() {
+    let url = fresh();
+    let mut s = PgStore::open(&url).unwrap();
+    s.deposit("alice", c(50_00)).unwrap();
+    s.create_meter("m", c(100_00), &Account::house("ops"))
+        .unwrap();
+    let r = s.begin_round(&round("t", 1)).unwrap();
+    s.finish_round(r, &Step::default(), "{}", None).unwrap();
+    assert!(s.check_books().unwrap().is_sound());
+    let mut db = raw(&url);
+    db.batch_execute(
+        // A balance changed without its ledger rows.
+        "UPDATE accounts SET balance_cents = balance_cents + 1 WHERE kind = 'player';
+         -- Half an entry: money created from nothing.
+         INSERT INTO entries (kind, memo) VALUES ('adjustment', 'forged');
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), id, 999 FROM accounts
+           WHERE kind = 'house' LIMIT 1;
+         -- A meter counter out of line, and money moved onto the meter as a payout.
+         UPDATE meters SET contributions_cents = 5;
+         INSERT INTO entries (kind) VALUES ('payout');
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), account_id, 1 FROM meters;
+         INSERT INTO postings (entry_id, account_id, amount_cents)
+           SELECT (SELECT MAX(id) FROM entries), id, -1 FROM accounts
+           WHERE kind = 'cashier';",
+    )
+    .unwrap();
+    // Money booked to a round after it ended, and its seed changed (the trigger that
+    // fixes it dropped first).
+    db.execute(
+        "INSERT INTO entries (round_id, kind) VALUES ($1, 'refund')",
+        &[&r.0],
+    )
+    .unwrap();
+    db.batch_execute(
+        "DROP TRIGGER rounds_shoe_fixed ON rounds;
+         UPDATE rounds SET seed = decode(repeat('00', 32), 'hex');",
+    )
+    .unwrap();
+
+    let report = s.check_books().unwrap();
+    assert!(!report.is_sound());
+    let d = &report.discrepancies;
+    let has = |f: &dyn Fn(&Discrepancy) -> bool| d.iter().any(f);
+    for (what, found) in [
+        (
+            "the ledger does not sum to zero",
+            has(&|x| matches!(x, Discrepancy::LedgerNotZero { .. })),
+        ),
+        (
+            "an entry of one posting",
+            has(&|x| matches!(x, Discrepancy::EntryIncomplete { postings: 1, .. })),
+        ),
+        (
+            "an entry of no posting",
+            has(&|x| matches!(x, Discrepancy::EntryIncomplete { postings: 0, .. })),
+        ),
+        (
+            "a player's balance off its postings",
+            has(&|x| {
+                matches!(
+                    x,
+                    Discrepancy::BalanceMismatch {
+                        account: Account::Player(_),
+                        ..
+                    }
+                )
+            }),
+        ),
+        (
+            "the meter off its postings",
+            has(&|x| matches!(x, Discrepancy::MeterMismatch { .. })),
+        ),
+    ] {
+        assert!(found, "check_books misses {what}: {report}");
+    }
+    for (what, found) in [
+        (
+            "a payout onto the meter",
+            has(&|x| matches!(x, Discrepancy::MeterWrongKind { .. })),
+        ),
+        (
+            "money booked to the round after its end",
+            has(&|x| matches!(x, Discrepancy::AfterEnd { .. })),
+        ),
+        (
+            "the round's seed off its hash",
+            has(&|x| matches!(x, Discrepancy::SeedHashMismatch { .. })),
+        ),
+    ] {
+        assert!(found, "check_books misses {what}: {report}");
+    }
+    // Said as on SQLite.
+    let text = report.to_string();
+    assert!(
+        text.contains("player alice: balance 50.01 but its ledger rows sum to 50.00"),
+        "{text}"
+    );
 }
 
 /// A read-only open of an empty database waits a moment for the books, then says
