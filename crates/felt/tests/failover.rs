@@ -22,10 +22,8 @@ use felt_server::bots::{self, BotsConfig};
 use felt_store::{BooksAt, RoundId, RoundRecord, RoundStatus, Store};
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// A round as the books had it at a kill.
@@ -42,11 +40,6 @@ fn env_or(name: &str, default: u64) -> u64 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
-}
-
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
 }
 
 /// `linked` Blazing 7s tables (one meter, linked across them), Lucky Ladies, and
@@ -79,49 +72,6 @@ fn tables_file(dir: &Path, linked: usize) -> PathBuf {
 struct Server {
     port: u16,
     child: Option<Child>,
-}
-
-fn start_server(books: &str, tables: &Path, port: u16, log: &Path) -> Child {
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_felt"))
-        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--tables"])
-        .arg(tables)
-        .args(["--db", books])
-        .args(["--grace-secs", "10", "--lease-secs", "2"])
-        .args(["--server-id", &format!("server-{port}")])
-        .stdin(Stdio::null())
-        .stdout(log.try_clone().unwrap())
-        .stderr(log)
-        .spawn()
-        .expect("felt serve starts");
-    let began = Instant::now();
-    while !healthy(port) {
-        assert!(
-            began.elapsed() < Duration::from_secs(60),
-            "felt serve did not come up"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child
-}
-
-fn healthy(port: u16) -> bool {
-    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    if s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .is_err()
-    {
-        return false;
-    }
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer.starts_with("HTTP/1.1 200")
 }
 
 /// Every round in the books, checked for client actions applied twice.
@@ -270,10 +220,10 @@ fn run(h: Harness<'_>) {
     let books = h.books.db_value();
     let mut servers: Vec<Server> = (0..h.servers)
         .map(|_| {
-            let port = free_port();
+            let port = common::free_port();
             Server {
                 port,
-                child: Some(start_server(&books, &tables, port, &log)),
+                child: Some(common::serve(&books, &tables, port, &log, &[])),
             }
         })
         .collect();
@@ -324,7 +274,13 @@ fn run(h: Harness<'_>) {
                 .collect();
             takeovers.push(wait_hosted(&h.books, n_tables, &live));
         }
-        servers[victim].child = Some(start_server(&books, &tables, servers[victim].port, &log));
+        servers[victim].child = Some(common::serve(
+            &books,
+            &tables,
+            servers[victim].port,
+            &log,
+            &[],
+        ));
         if servers.len() == 1 {
             takeovers.push(wait_hosted(&h.books, n_tables, &ports));
         }
@@ -333,15 +289,7 @@ fn run(h: Harness<'_>) {
     assert!(played > 0);
     // A clean stop: SIGTERM, exit 0.
     for s in &mut servers {
-        let mut child = s.child.take().unwrap();
-        let term = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(term.success());
-        let status = child.wait().unwrap();
-        let logged = std::fs::read_to_string(&log).unwrap_or_default();
-        assert!(status.success(), "felt serve ended {status}: {logged}");
+        common::stop_cleanly(s.child.take().unwrap(), &log);
     }
     let end = check_after_kill(&h.books, &seen);
     assert!(

@@ -6,9 +6,11 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::io::Write;
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// A `FELT_DB` for runs that must not use any books: the path cannot be created.
 pub const NO_DB: &str = "/nonexistent/felt-tests-must-pass---db.db";
@@ -84,4 +86,72 @@ pub fn play_stacked(db: &Path, game: &str, cards: &str, extra: &[&str], input: &
         stderr(&o)
     );
     stdout(&o)
+}
+
+/// A loopback port free at the moment.
+pub fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("its address").port()
+}
+
+/// Starts `felt serve` on 127.0.0.1:`port` with the books `books` (a file or a
+/// `postgres://` URL), the tables file `tables`, 2 s leases, the server id
+/// `server-PORT` and `extra` options, appending its output to `log`; returns once
+/// `/healthz` answers (at most a minute).
+pub fn serve(books: &str, tables: &Path, port: u16, log: &Path, extra: &[&str]) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .expect("the server log opens");
+    let child = Command::new(env!("CARGO_BIN_EXE_felt"))
+        .args(["serve", "--addr", &format!("127.0.0.1:{port}"), "--tables"])
+        .arg(tables)
+        .args(["--db", books])
+        .args(["--grace-secs", "10", "--lease-secs", "2"])
+        .args(["--server-id", &format!("server-{port}")])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("the log again"))
+        .stderr(log)
+        .spawn()
+        .expect("felt serve starts");
+    let began = Instant::now();
+    while !healthy(port) {
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "felt serve did not come up"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child
+}
+
+/// Whether the server on `port` answers `/healthz` with 200.
+pub fn healthy(port: u16) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    if s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .is_err()
+    {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer.starts_with("HTTP/1.1 200")
+}
+
+/// Stops a `felt serve` with SIGTERM and checks it ends with exit 0 (`log` is shown
+/// if not).
+pub fn stop_cleanly(mut child: Child, log: &Path) {
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(term.success());
+    let status = child.wait().expect("felt serve ends");
+    let logged = std::fs::read_to_string(log).unwrap_or_default();
+    assert!(status.success(), "felt serve ended {status}: {logged}");
 }
