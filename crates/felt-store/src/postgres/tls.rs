@@ -18,6 +18,10 @@
 //! `sslrootcert` is a PEM file of CA certificates, read at each connection (a renewed
 //! file is used from the next connection on), or `system`: the system's CAs, which as
 //! in libpq 16 makes `verify-full` the default and refuses a weaker `sslmode`.
+//! libpq's other TLS parameters (client certificates, revocation lists, protocol
+//! versions) are refused by name. Every handshake offers the ALPN protocol
+//! `postgresql`, as libpq 17 does, so `sslnegotiation=direct` (read by the client)
+//! works with PostgreSQL 17.
 
 use ::postgres::config::SslMode as PgSslMode;
 use ::postgres::{Client, Config, NoTls};
@@ -128,6 +132,21 @@ pub(crate) fn percent_decode(text: &str) -> Result<String, String> {
     String::from_utf8(out).map_err(|_| format!("`{text}` does not decode to UTF-8 text"))
 }
 
+/// libpq's TLS parameters that felt does not support: refused by name rather than as
+/// an unknown option.
+const UNSUPPORTED: &[&str] = &[
+    "sslcert",
+    "sslkey",
+    "sslpassword",
+    "sslcertmode",
+    "sslcrl",
+    "sslcrldir",
+    "sslsni",
+    "sslcompression",
+    "ssl_min_protocol_version",
+    "ssl_max_protocol_version",
+];
+
 impl TlsParams {
     /// Takes `sslmode` and `sslrootcert` out of a `postgres://` or `postgresql://` URL
     /// (names and values percent-decoded; the last of a repeated parameter counts, as
@@ -172,6 +191,12 @@ impl TlsParams {
                         "system" => RootCert::System,
                         _ => RootCert::File(PathBuf::from(value)),
                     });
+                }
+                name if UNSUPPORTED.contains(&name) => {
+                    return Err(format!(
+                        "{name} is not supported: felt's TLS has no client certificate, \
+                         revocation list or protocol version setting; remove it from the URL"
+                    ))
                 }
                 _ => kept.push(pair),
             }
@@ -402,7 +427,7 @@ impl Tls {
         let builder = ClientConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
             .map_err(|e| format!("TLS cannot be set up: {e}"))?;
-        let config = match &against {
+        let mut config = match &against {
             None => builder
                 .dangerous()
                 .with_custom_certificate_verifier(Arc::new(AcceptAnyServerCert { algorithms })),
@@ -424,6 +449,9 @@ impl Tls {
             }
         }
         .with_no_client_auth();
+        // As libpq 17: the protocol named in the handshake, which PostgreSQL 17 requires
+        // of a direct TLS connection (`sslnegotiation=direct`) and older servers ignore.
+        config.alpn_protocols = vec![b"postgresql".to_vec()];
         Ok(Tls {
             mode,
             against: said,
@@ -623,6 +651,18 @@ mod tests {
                 "not followed by two hex",
             ),
             ("postgres://db/felt?sslmode=%FF", "UTF-8"),
+            (
+                "postgres://db/felt?sslcert=/c.pem",
+                "sslcert is not supported",
+            ),
+            (
+                "postgres://db/felt?ssl%6Bey=/k.pem",
+                "sslkey is not supported",
+            ),
+            (
+                "postgres://db/felt?sslcrl=/r.pem",
+                "sslcrl is not supported",
+            ),
         ] {
             match TlsParams::from_url(url) {
                 Err(e) => assert!(e.contains(says), "{url}: {e}"),
