@@ -148,11 +148,13 @@ pub enum StoreError {
     },
 
     /// The database could not be opened or created at all (a file that cannot be made,
-    /// a PostgreSQL server that refuses felt's login or has no such database).
+    /// a PostgreSQL server that refuses felt's login or has no such database, a URL's
+    /// TLS parameters that are wrong or that the server's certificate fails).
     #[error(
         "cannot open the database at {path} ({cause}): check that the directory exists and is \
-         writable (for a database server: that the database exists and takes felt's login), \
-         or point felt at another database"
+         writable (for a database server: that the database exists and takes felt's login, \
+         and that the URL's sslmode and sslrootcert fit the server), or point felt at another \
+         database"
     )]
     CannotOpen {
         /// The file, or the PostgreSQL database (its URL without the password).

@@ -97,6 +97,9 @@
 //!   connects again.
 //! - [`PgSeatLocks`] are the seat locks of a PostgreSQL database: session advisory
 //!   locks, freed when their connection closes (the process ends, however it ends).
+//! - Connections use TLS as the URL's `sslmode` and `sslrootcert` say, with libpq's
+//!   meanings (`disable`, `allow`, `prefer` by default, `require`, `verify-ca`,
+//!   `verify-full`; a PEM file of CAs, or `system`), on rustls: see `docs/deploy.md`.
 //!
 //! The `testing` feature adds [`testing::TestPostgres`], a throw-away PostgreSQL
 //! cluster for tests (`scripts/postgres-test`).

@@ -25,6 +25,7 @@ mod logins;
 mod read;
 pub mod schema;
 mod seat;
+mod tls;
 mod write;
 
 pub use listen::{Notice, PgListener, METERS_CHANNEL, TABLES_CHANNEL};
@@ -43,7 +44,7 @@ use crate::model::{
 use crate::name::validate_name;
 use crate::sqlite::{AppliedMigration, OpenOptions};
 use crate::Store;
-use ::postgres::{Client, NoTls};
+use ::postgres::Client;
 use conn::{get, Conn};
 use error::{classify, damaged, Fail, R};
 use felt_core::money::Money;
@@ -61,22 +62,34 @@ pub(crate) fn location_of(url: &str) -> String {
     crate::location::redact_url(url)
 }
 
-/// Connects to the database at `url` (no TLS), naming the session `app` unless the URL
-/// names it; a connection attempt gives up after 10 s unless the URL says otherwise.
+/// Connects to the database at `url`, naming the session `app` unless the URL names it;
+/// a connection attempt gives up after 10 s unless the URL says otherwise. TLS as the
+/// URL's `sslmode` and `sslrootcert` say, with libpq's meanings (see [`tls`]): by
+/// default (`prefer`) encrypted when the server offers it. A wrong parameter, a CA file
+/// that cannot be used, or a server whose certificate is refused is
+/// [`StoreError::CannotOpen`], saying which and why.
 pub(crate) fn connect(url: &str, location: &str, app: &str) -> Result<Client> {
-    let mut config: ::postgres::Config = url.parse().map_err(|e| StoreError::CannotOpen {
+    let cannot_open = |cause: String| StoreError::CannotOpen {
         path: PathBuf::from(location),
-        cause: format!("the URL cannot be read: {e}").into(),
-    })?;
+        cause: cause.into(),
+    };
+    let params = tls::TlsParams::from_url(url).map_err(cannot_open)?;
+    let mut config: ::postgres::Config = params
+        .rest
+        .parse()
+        .map_err(|e| cannot_open(format!("the URL cannot be read: {e}")))?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(Duration::from_secs(10));
     }
     if config.get_application_name().is_none() {
         config.application_name(app);
     }
-    config
-        .connect(NoTls)
-        .map_err(|e| classify(location, 0, Fail::Pg(e), false))
+    let mode = params.mode(tls::mode_of(&config)).map_err(cannot_open)?;
+    let tls = tls::Tls::new(mode, params.root.as_ref()).map_err(cannot_open)?;
+    tls.connect(&mut config).map_err(|e| match e {
+        tls::Failed::Tls(why) => cannot_open(why),
+        tls::Failed::Pg(e) => classify(location, 0, Fail::Pg(e), false),
+    })
 }
 
 /// The books in a PostgreSQL database. See the [crate docs](crate).
