@@ -100,7 +100,10 @@ fn a_browser_follows_its_table_to_another_server_when_its_server_is_killed() {
     let victim = common::serve(&url, &tables, first, &log, &shoes);
     let began = Instant::now();
     while holder(&books, "online/fo").as_deref() != Some(&format!("server-{first}")) {
-        assert!(began.elapsed() < Duration::from_secs(10), "no server took the table");
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "no server took the table"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let survivor = common::serve(&url, &tables, second, &log, &shoes);
@@ -143,7 +146,11 @@ fn a_browser_follows_its_table_to_another_server_when_its_server_is_killed() {
     let report = store.check_books().unwrap();
     assert!(report.is_sound(), "{report}");
     let rounds = store.history(usize::MAX).unwrap();
-    assert_eq!(rounds.len(), 2, "the resumed round and the next: {rounds:?}");
+    assert_eq!(
+        rounds.len(),
+        2,
+        "the resumed round and the next: {rounds:?}"
+    );
     assert!(rounds
         .iter()
         .all(|r| r.status == felt_store::RoundStatus::Finished));

@@ -68,7 +68,7 @@ impl Conn {
 
     /// Ends the session (see [`close_off_thread`]).
     pub(crate) fn close(self) {
-        close_off_thread(self.client);
+        close_off_thread(self.client, false);
     }
 }
 
@@ -81,12 +81,20 @@ pub(crate) fn get<'a, T: FromSql<'a>>(row: &'a Row, idx: usize) -> R<T> {
 
 /// Drops a client on a thread of its own: closing it runs the client's own runtime,
 /// which must not happen on a thread that drives async tasks (a store dropped in an
-/// async server). The caller waits for it, so the session ends (and its advisory locks
-/// are freed) before this returns.
-pub(crate) fn close_off_thread(client: Client) {
+/// async server). The caller waits for it. Closing only asks the server to end the
+/// session, which frees its advisory locks a moment later: `unlock` first frees them
+/// itself (one round trip, answered before this returns), for a caller whose locks
+/// another connection may want at once.
+pub(crate) fn close_off_thread(client: Client, unlock: bool) {
     let closer = std::thread::Builder::new()
         .name("felt-pg-close".into())
-        .spawn(move || drop(client));
+        .spawn(move || {
+            let mut client = client;
+            if unlock && !client.is_closed() {
+                let _ = client.batch_execute("SELECT pg_advisory_unlock_all()");
+            }
+            drop(client)
+        });
     if let Ok(handle) = closer {
         let _ = handle.join();
     }

@@ -125,7 +125,7 @@ impl PgListener {
 
     fn drop_client(&mut self) {
         if let Some(c) = self.client.take() {
-            close_off_thread(c);
+            close_off_thread(c, false);
         }
     }
 }

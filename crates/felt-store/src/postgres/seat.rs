@@ -58,7 +58,7 @@ impl PgSeatLocks {
                 Ok(true) => {}
                 Ok(false) => {
                     let pid = holder_pid(&mut client, name).ok().flatten();
-                    close_off_thread(client);
+                    close_off_thread(client, true);
                     return Err(StoreError::SeatInUse {
                         player: name.clone(),
                         books: location,
@@ -66,7 +66,7 @@ impl PgSeatLocks {
                     });
                 }
                 Err(e) => {
-                    close_off_thread(client);
+                    close_off_thread(client, true);
                     return Err(classify(&location, 0, e, false));
                 }
             }
@@ -102,7 +102,7 @@ impl PgSeatLocks {
             Ok(_) => Ok(()),
             Err(e) => {
                 if let Some(c) = self.client.take() {
-                    close_off_thread(c);
+                    close_off_thread(c, false);
                 }
                 Err(classify(&self.location, 0, Fail::Pg(e), false))
             }
@@ -140,7 +140,7 @@ fn holder_pid(client: &mut Client, name: &str) -> R<Option<u32>> {
 impl Drop for PgSeatLocks {
     fn drop(&mut self) {
         if let Some(c) = self.client.take() {
-            close_off_thread(c);
+            close_off_thread(c, true);
         }
     }
 }

@@ -14,8 +14,9 @@ pub struct Args {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// The books: an SQLite file (created on first use), or a PostgreSQL database
-    /// (`postgres://user:password@host/db`), which several servers share. Default:
-    /// $FELT_DB, else felt.db in the user's data directory.
+    /// (`postgres://user:password@host/db`, with `?sslmode=verify-full&sslrootcert=CA.pem`
+    /// for TLS), which several servers share. Default: $FELT_DB, else felt.db in the
+    /// user's data directory.
     #[arg(long)]
     pub db: Option<String>,
     /// This server's name in the table leases (stable across restarts: a restarted
