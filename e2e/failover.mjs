@@ -12,7 +12,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import {
-  OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName,
+  OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName, standAll,
 } from './lib.mjs';
 
 const TABLE = process.env.FELT_TABLE || 'fo';
@@ -39,17 +39,6 @@ function lastRound(frames) {
 /** The page's cards of the player's hand. */
 async function myCards(page) {
   return page.$$eval('.seat.mine .card[data-card]', (els) => els.map((e) => e.dataset.card));
-}
-
-/** Plays by standing until the round is settled. */
-async function standAll(page) {
-  const done = '#results[data-done="true"]';
-  for (let i = 0; i < 12; i += 1) {
-    if (await page.$(done)) return;
-    const stand = await page.$('.decision[data-decision="stand"]');
-    if (stand) await stand.click().catch(() => {});
-    await page.waitForSelector(`${done}, .decision[data-decision="stand"]`);
-  }
 }
 
 /** The page's settlement of the round against the player's recall (the books). */

@@ -97,6 +97,17 @@ export async function decide(page, decision) {
   await page.click(sel);
 }
 
+/** Plays the hand in play by standing until the round is settled. */
+export async function standAll(page) {
+  const done = '#results[data-done="true"]';
+  for (let i = 0; i < 12; i += 1) {
+    if (await page.$(done)) return;
+    const stand = await page.$('.decision[data-decision="stand"]');
+    if (stand) await stand.click().catch(() => {});
+    await page.waitForSelector(`${done}, .decision[data-decision="stand"]`);
+  }
+}
+
 /** Waits for the round's end; returns what the page shows of it, read at once. */
 export async function settled(page) {
   await page.waitForSelector('#results[data-done="true"] #totals');

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import {
-  URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName,
+  URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName, standAll,
 } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -66,17 +66,6 @@ async function checkAgainstBooks(p) {
   eq(p.errors, [], 'no script error on the page');
   eq(p.frames.filter((f) => f.type === 'error'), [], 'the server refused nothing the page sent');
   return { rows, round, game };
-}
-
-/** Plays the hand in play by a simple rule until the round is settled. */
-async function standAll(page) {
-  const done = '#results[data-done="true"]';
-  for (let i = 0; i < 12; i += 1) {
-    if (await page.$(done)) return;
-    const stand = await page.$('.decision[data-decision="stand"]');
-    if (stand) await stand.click().catch(() => {});
-    await page.waitForSelector(`${done}, .decision[data-decision="stand"]`);
-  }
 }
 
 // ---- the page's arithmetic ----------------------------------------------------

@@ -296,61 +296,23 @@ fn load_roots(root: &RootCert) -> Result<RootCertStore, String> {
     Ok(roots)
 }
 
-/// For `require` (and `prefer`, `allow`) without `sslrootcert`, as libpq: accepts
-/// whatever certificate the server presents. The connection is encrypted, and the
-/// handshake still proves that the server holds the key of the certificate it shows,
-/// but nothing says the server is the one meant: someone in the middle can present a
-/// certificate of their own. Use `verify-full` against an untrusted network.
+/// The server's certificate as libpq checks it short of `verify-full`, which never
+/// looks at the host name. Either way the handshake proves that the server holds the
+/// key of the certificate it shows.
 #[derive(Debug)]
-struct AcceptAnyServerCert {
+struct NoNameCheck {
+    /// `Some`: for `verify-ca` (and `require` with `sslrootcert`), the certificate must
+    /// chain to one of these CAs and be valid now, for any host name (rustls' own check
+    /// of the chain, without its check of the name). `None`: for `require` (and
+    /// `prefer`, `allow`) without `sslrootcert`, any certificate: the connection is
+    /// encrypted, but nothing says the server is the one meant (someone in the middle
+    /// can present a certificate of their own; use `verify-full` against an untrusted
+    /// network).
+    roots: Option<Arc<RootCertStore>>,
     algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl ServerCertVerifier for AcceptAnyServerCert {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.algorithms.supported_schemes()
-    }
-}
-
-/// For `verify-ca` (and `require` with `sslrootcert`), as libpq: the server's
-/// certificate must chain to a trusted CA and be valid now, but may be issued for any
-/// host name. rustls' own check of the chain, without its check of the name.
-#[derive(Debug)]
-struct VerifyChainNotName {
-    roots: Arc<RootCertStore>,
-    algorithms: WebPkiSupportedAlgorithms,
-}
-
-impl ServerCertVerifier for VerifyChainNotName {
+impl ServerCertVerifier for NoNameCheck {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -359,14 +321,16 @@ impl ServerCertVerifier for VerifyChainNotName {
         _ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        let cert = ParsedCertificate::try_from(end_entity)?;
-        verify_server_cert_signed_by_trust_anchor(
-            &cert,
-            &self.roots,
-            intermediates,
-            now,
-            self.algorithms.all,
-        )?;
+        if let Some(roots) = &self.roots {
+            let cert = ParsedCertificate::try_from(end_entity)?;
+            verify_server_cert_signed_by_trust_anchor(
+                &cert,
+                roots,
+                intermediates,
+                now,
+                self.algorithms.all,
+            )?;
+        }
         Ok(ServerCertVerified::assertion())
     }
 
@@ -430,7 +394,10 @@ impl Tls {
         let mut config = match &against {
             None => builder
                 .dangerous()
-                .with_custom_certificate_verifier(Arc::new(AcceptAnyServerCert { algorithms })),
+                .with_custom_certificate_verifier(Arc::new(NoNameCheck {
+                    roots: None,
+                    algorithms,
+                })),
             Some(root) => {
                 let roots = Arc::new(load_roots(root)?);
                 if mode == SslMode::VerifyFull {
@@ -441,8 +408,8 @@ impl Tls {
                 } else {
                     builder
                         .dangerous()
-                        .with_custom_certificate_verifier(Arc::new(VerifyChainNotName {
-                            roots,
+                        .with_custom_certificate_verifier(Arc::new(NoNameCheck {
+                            roots: Some(roots),
                             algorithms,
                         }))
                 }
