@@ -258,7 +258,8 @@ fn invalid(what: &str, name: &str, problem: NameProblem) -> StoreError {
 }
 
 /// The canonical form of a name a person typed (`what` names its kind in the error:
-/// "player", ...): see the [module docs](self). `"alice"`, `"alice "` and
+/// "player", ...): NFKC, whitespace trimmed and each inner run one space, invisible
+/// and control characters refused. `"alice"`, `"alice "` and
 /// `"alice\u{a0}"` are all `"alice"`; a name holding an invisible or control character
 /// is refused with [`StoreError::InvalidName`], which names the character.
 pub fn normalize_name(what: &str, name: &str) -> Result<String> {
