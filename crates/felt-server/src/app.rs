@@ -252,8 +252,9 @@ impl Server {
         self.tables
             .values()
             .filter_map(|t| {
-                let info = t.handle()?.info.read().ok()?.clone();
-                Some((t.cfg.table_id(), table_status(&info)))
+                let handle = t.handle()?;
+                let status = table_status(&*handle.info.read().ok()?);
+                Some((t.cfg.table_id(), status))
             })
             .collect()
     }
