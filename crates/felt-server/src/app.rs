@@ -36,6 +36,9 @@ pub struct Settings {
     pub rate_per_s: f64,
     /// The burst.
     pub burst: f64,
+    /// How many table sockets an account, an address and the server may hold, and
+    /// the rate an account's sockets share.
+    pub sockets: crate::sockets::SocketLimits,
     /// The test mode (`felt serve --test-shoes`, loopback only): `POST
     /// /api/test/tables/NAME/shoe` stacks a table's next shoe.
     pub test_shoes: bool,
@@ -52,6 +55,7 @@ impl Default for Settings {
             },
             rate_per_s: 20.0,
             burst: 40.0,
+            sockets: Default::default(),
             test_shoes: false,
         }
     }
@@ -96,6 +100,8 @@ pub struct Server {
     seating: Seating,
     /// The lobby's live feed (`/api/events`): meters and table moves, as SSE data.
     events: tokio::sync::broadcast::Sender<Arc<str>>,
+    /// The table sockets open here.
+    sockets: Arc<crate::sockets::Sockets>,
     next_conn: AtomicU64,
     draining: AtomicBool,
 }
@@ -135,6 +141,7 @@ impl Server {
             );
         }
         let (events, _) = tokio::sync::broadcast::channel(256);
+        let sockets = crate::sockets::Sockets::new(settings.sockets);
         let server = Arc::new(Server {
             books: b,
             metrics,
@@ -144,6 +151,7 @@ impl Server {
             hosts: Hosts::default(),
             seating: Default::default(),
             events,
+            sockets,
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
         });
@@ -501,27 +509,38 @@ async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
     let idle = s.settings.idle_ms;
     let found = s
         .books
-        .run(move |st| -> felt_store::Result<Option<Who>> {
-            let Some(w) = st.web_session(&hash)? else {
-                return Ok(None);
-            };
-            let now = now_ms();
-            if now - w.last_seen_ms > idle {
-                st.close_web_session(&hash)?;
-                return Ok(None);
-            }
-            // Marked used at most once a minute (a write per request would be waste).
-            if now - w.last_seen_ms > 60_000 {
-                st.touch_web_session(&hash, now)?;
-            }
-            Ok(Some(Who {
-                name: w.name,
-                role: w.role,
-            }))
-        })
+        .run(move |st| standing_session(st, &hash, idle, true))
         .await
         .map_err(store_error)?;
-    found.ok_or_else(none)
+    found
+        .map(|w| Who {
+            name: w.name,
+            role: w.role,
+        })
+        .ok_or_else(none)
+}
+
+/// The session of token hash `hash`, if it stands: an unused session past `idle_ms`
+/// is ended here. A session `used` now is marked so, at most once a minute (a write
+/// per request would be waste).
+fn standing_session(
+    st: &mut dyn Store,
+    hash: &str,
+    idle_ms: i64,
+    used: bool,
+) -> felt_store::Result<Option<felt_store::WebSession>> {
+    let Some(w) = st.web_session(hash)? else {
+        return Ok(None);
+    };
+    let now = now_ms();
+    if now - w.last_seen_ms > idle_ms {
+        st.close_web_session(hash)?;
+        return Ok(None);
+    }
+    if used && now - w.last_seen_ms > 60_000 {
+        st.touch_web_session(hash, now)?;
+    }
+    Ok(Some(w))
 }
 
 fn session_response(token: &str, idle_ms: i64, status: StatusCode, body: Value) -> Response {
@@ -701,6 +720,7 @@ async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
         .find_map(auth::token_from_cookies)
     {
         let hash = auth::token_hash(token);
+        s.sockets.close_session(&hash, "you logged out");
         if let Err(e) = s.books.run(move |st| st.close_web_session(&hash)).await {
             return store_error(e).into_response();
         }
@@ -1062,7 +1082,19 @@ fn same_origin(headers: &HeaderMap) -> bool {
     !host.is_empty() && stripped == host
 }
 
-async fn ws(State(s): State<Shared>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+/// The client's address, when the server was started with it (see [`serve`]).
+fn client_ip(extensions: &axum::http::Extensions) -> Option<std::net::IpAddr> {
+    extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip())
+}
+
+async fn ws(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    extensions: axum::http::Extensions,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     if !same_origin(&headers) {
         return ApiError(
             StatusCode::FORBIDDEN,
@@ -1081,9 +1113,71 @@ async fn ws(State(s): State<Shared>, headers: HeaderMap, upgrade: WebSocketUpgra
         .and_then(|c| c.to_str().ok())
         .unwrap_or_default()
         .to_string();
+    let session = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(auth::token_from_cookies)
+        .map(auth::token_hash)
+        .unwrap_or_default();
+    let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
+    let permit = match s
+        .sockets
+        .open(conn, &w.name, &session, client_ip(&extensions))
+    {
+        Ok(p) => p,
+        Err(too_many) => {
+            s.metrics.refusals.inc();
+            return ApiError(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too-many-sockets",
+                too_many.to_string(),
+            )
+            .into_response();
+        }
+    };
+    let socket = Socket {
+        conn,
+        player: w.name,
+        session,
+        cookie,
+        permit,
+    };
     upgrade
         .max_message_size(64 * 1024)
-        .on_upgrade(move |socket| connection(s, w.name, cookie, socket))
+        .on_upgrade(move |ws| connection(s, socket, ws))
+}
+
+/// A table socket's identity and its place among the open ones.
+struct Socket {
+    conn: u64,
+    player: String,
+    /// The session's token hash.
+    session: String,
+    /// The request's cookies (a relay to another server sends them on).
+    cookie: String,
+    permit: crate::sockets::Permit,
+}
+
+/// A socket that sends nothing (not even a pong to the server's pings) for this long
+/// is closed.
+const SILENT_SOCKET: Duration = Duration::from_secs(75);
+/// How often the server pings a socket.
+const PING_EVERY: Duration = Duration::from_secs(25);
+/// How often an open socket's session is checked (it ends with the session: log-out
+/// on any server, expiry) and marked used.
+const SESSION_CHECK: Duration = Duration::from_secs(60);
+
+/// Whether the session `hash` still stands (not logged out, not idle past `idle_ms`);
+/// marks it used when the socket was `active` since the last check.
+async fn session_stands(s: &Shared, hash: String, active: bool) -> bool {
+    let idle = s.settings.idle_ms;
+    s.books
+        .run(move |st| standing_session(st, &hash, idle, active))
+        .await
+        .map(|w| w.is_some())
+        // The books cannot say now: the socket stays; the next check decides.
+        .unwrap_or(true)
 }
 
 /// A per-connection token bucket.
@@ -1104,19 +1198,40 @@ enum Target {
 /// One WebSocket: `hello` first, then every message goes to the table's actor, or to
 /// the server that deals the table (relayed as it is); frames from either go out.
 /// Refusals before the table (bad JSON, too large, rate) are answered here.
-async fn connection(s: Shared, player: String, cookie: String, socket: WebSocket) {
+async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
     use futures_util::{SinkExt, StreamExt};
-    let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
-    let (mut sink, mut stream) = socket.split();
+    let Socket {
+        conn,
+        player,
+        session,
+        cookie,
+        mut permit,
+    } = socket;
+    let (mut sink, mut stream) = ws.split();
     let (out, mut rx) = tokio::sync::mpsc::channel::<Arc<str>>(1024);
+    // The writer sends the frames, and a ping whenever nothing was sent for a while
+    // (a client's pong proves it is alive).
     let writer = tokio::spawn(async move {
-        while let Some(f) = rx.recv().await {
-            if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
-                break;
+        loop {
+            match tokio::time::timeout(PING_EVERY, rx.recv()).await {
+                Ok(Some(f)) => {
+                    if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+                        break;
+                    }
+                }
+                Ok(None) => break,
+                Err(_) => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
+                    }
+                }
             }
         }
         let _ = sink.close().await;
     });
+    let mut checks =
+        tokio::time::interval_at(tokio::time::Instant::now() + SESSION_CHECK, SESSION_CHECK);
+    let mut active = false;
     let mut target: Option<Target> = None;
     let relay_ended = Arc::new(tokio::sync::Notify::new());
     let mut bucket = Bucket {
@@ -1126,12 +1241,30 @@ async fn connection(s: Shared, player: String, cookie: String, socket: WebSocket
     };
     let local =
         |code: Code, message: &str| -> Arc<str> { error_frame(0, code, message, None).into() };
+    let ended = |why: &str| -> Arc<str> { error_frame(0, Code::SessionEnded, why, None).into() };
     loop {
         let msg = tokio::select! {
-            m = stream.next() => m,
+            m = tokio::time::timeout(SILENT_SOCKET, stream.next()) => match m {
+                Ok(m) => m,
+                // Silent past the deadline: a half-open connection holds nothing.
+                Err(_) => break,
+            },
             () = relay_ended.notified() => break,
+            _ = permit.closed.changed() => {
+                let why = permit.closed.borrow().clone().unwrap_or_else(|| Arc::from("closed"));
+                let _ = out.try_send(ended(&why));
+                break;
+            }
+            _ = checks.tick() => {
+                if !session_stands(&s, session.clone(), std::mem::take(&mut active)).await {
+                    let _ = out.try_send(ended("your session ended: log in again"));
+                    break;
+                }
+                continue;
+            }
         };
         let Some(msg) = msg else { break };
+        active = true;
         let text = match msg {
             Ok(Message::Text(t)) => t,
             Ok(Message::Close(_)) | Err(_) => break,
@@ -1147,7 +1280,7 @@ async fn connection(s: Shared, player: String, cookie: String, socket: WebSocket
             + now.duration_since(bucket.last).as_secs_f64() * s.settings.rate_per_s)
             .min(s.settings.burst);
         bucket.last = now;
-        if bucket.tokens < 1.0 {
+        if bucket.tokens < 1.0 || !s.sockets.allow(&player) {
             bucket.over += 1;
             s.metrics.refusals.inc();
             if bucket.over > 100 {
@@ -1284,6 +1417,7 @@ async fn connection(s: Shared, player: String, cookie: String, socket: WebSocket
     }
     drop(out);
     let _ = writer.await;
+    drop(permit);
 }
 
 /// Serves `state` on `listener` until `stop` resolves; then stops taking new rounds,
@@ -1303,7 +1437,10 @@ pub async fn serve(
         let s = drained.clone();
         let _ = tokio::task::spawn_blocking(move || s.drain("the server is stopping", grace)).await;
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
 }

@@ -11,6 +11,8 @@
 //! decision_secs = 20         # the decision timer per hand and offer
 //! pause_ms = 2000            # the pause after a round's settlement
 //! absent_rounds = 3          # rounds a disconnected player keeps the seat
+//! reconnect_secs = 60        # how long the frames a player missed are kept once
+//!                            # they have neither a seat nor a connection here
 //! ```
 //!
 //! A table's seats and limits change its rules (the books keep each round's rules, so
@@ -74,6 +76,7 @@ struct TableEntry {
     decision_secs: Option<u32>,
     pause_ms: Option<u32>,
     absent_rounds: Option<u32>,
+    reconnect_secs: Option<u32>,
 }
 
 /// One table a server runs.
@@ -93,6 +96,9 @@ pub struct TableConfig {
     pub pause_ms: u64,
     /// Rounds a disconnected player keeps the seat.
     pub absent_rounds: u32,
+    /// How long a player's stream (the frames they missed) outlives their last seat
+    /// and connection at the table (ms).
+    pub reconnect_ms: u64,
 }
 
 impl TableConfig {
@@ -110,6 +116,8 @@ pub const DECISION_SECS: u32 = 20;
 pub const PAUSE_MS: u32 = 2_000;
 /// Default rounds a disconnected player keeps the seat.
 pub const ABSENT_ROUNDS: u32 = 3;
+/// Default time a player's missed frames are kept once they are gone (s).
+pub const RECONNECT_SECS: u32 = 60;
 const MAX_TABLES: usize = 1_000;
 const MAX_SECS: u32 = 3_600;
 
@@ -219,6 +227,7 @@ pub fn parse(
             return Err(bad(format!("pause_ms is {pause_ms}: write 0 to 60000")));
         }
         let absent_rounds = t.absent_rounds.unwrap_or(ABSENT_ROUNDS).min(100);
+        let reconnect_ms = secs(t.reconnect_secs, RECONNECT_SECS, "reconnect_secs")?;
         out.push(TableConfig {
             name: t.name.clone(),
             game: t.game.clone(),
@@ -227,6 +236,7 @@ pub fn parse(
             decision_ms,
             pause_ms,
             absent_rounds,
+            reconnect_ms,
         });
     }
     Ok(out)

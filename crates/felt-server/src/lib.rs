@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod protocol;
 pub mod relay;
 pub mod render;
+pub mod sockets;
 pub mod table;
 pub mod test_shoes;
 pub mod watch;

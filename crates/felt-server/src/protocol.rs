@@ -41,7 +41,7 @@ pub enum ClientMsg {
         seat: Option<u8>,
     },
     /// Leaves the seat (at once between rounds, else when the round ends).
-    Leave,
+    Leave {},
     /// Places every wager of the player for the round, all or none.
     Bet {
         /// The round the bets are for.
@@ -62,16 +62,18 @@ pub enum ClientMsg {
         /// The decision.
         decision: Word,
         /// The amount of a double or an insurance (default: the full amount).
-        #[serde(default)]
+        #[serde(default, deserialize_with = "amount::optional")]
         amount: Option<Money>,
         /// The client's id for this action.
         id: String,
     },
     /// Asks for a fresh view (answered with `view`).
-    Sync,
+    Sync {},
     /// Keeps the connection alive (answered with `pong`).
-    Ping,
+    Ping {},
 }
+// The messages without fields are empty struct variants, not unit variants: serde
+// ignores unknown fields beside a unit variant's tag, and this protocol refuses them.
 
 /// A spot's wagers.
 #[derive(Debug, Clone, Deserialize)]
@@ -80,10 +82,43 @@ pub struct SpotBet {
     /// The spot (1..).
     pub spot: u8,
     /// The main bet.
+    #[serde(deserialize_with = "amount::one")]
     pub main: Money,
     /// Side bets by id (`"lucky-ladies": "5.00"`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "amount::by_id")]
     pub side: BTreeMap<String, Money>,
+}
+
+/// Amounts a client sends: never negative (a negative amount is not a message of
+/// this protocol, `bad-message`, before any rule looks at it).
+mod amount {
+    use felt_core::Money;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer};
+    use std::collections::BTreeMap;
+
+    fn checked<E: Error>(m: Money) -> Result<Money, E> {
+        if m < Money::ZERO {
+            return Err(E::custom(format!("an amount is never negative ({m})")));
+        }
+        Ok(m)
+    }
+
+    pub fn one<'de, D: Deserializer<'de>>(d: D) -> Result<Money, D::Error> {
+        checked(Money::deserialize(d)?)
+    }
+
+    pub fn optional<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Money>, D::Error> {
+        Option::<Money>::deserialize(d)?.map(checked).transpose()
+    }
+
+    pub fn by_id<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Money>, D::Error> {
+        let all = BTreeMap::<String, Money>::deserialize(d)?;
+        for m in all.values() {
+            checked::<D::Error>(*m)?;
+        }
+        Ok(all)
+    }
 }
 
 /// A decision, as a word.
@@ -150,10 +185,19 @@ pub enum Code {
     NotThisHand,
     /// The engine refused it (the sentence says why).
     Refused,
+    /// The player's wallet in the books cannot pay for the action (its balance moved
+    /// since the round opened): nothing was done.
+    InsufficientFunds,
+    /// The player's balance in the books is not the one the round opened with (they
+    /// left and came back, or money arrived): bet again, or in the next round.
+    BalanceChanged,
     /// Too many messages: slow down.
     RateLimited,
     /// Only an operator may do this.
     Forbidden,
+    /// The socket's session ended (log-out, expiry, an operator's exclusion): the
+    /// socket closes; log in again.
+    SessionEnded,
     /// The table is not dealt anywhere this instant (its server stopped, the books
     /// failed, or it moves to another server): reconnect in a moment, it resumes from
     /// the books where it stopped.

@@ -7,7 +7,7 @@
 //! to the other.
 
 use felt_core::round::{AmountRange, Decisions, Legal, SpotView, Turn, View};
-use felt_core::{Card, Event, Money, Phase};
+use felt_core::{ActionError, Card, Event, Money, Phase};
 use serde_json::{json, Map, Value};
 
 /// The table seat (1..) of each engine seat of a round.
@@ -23,6 +23,33 @@ impl SeatMap {
     /// The engine seat of table seat `s` (1..), if it plays this round.
     pub fn engine_seat(&self, s: u8) -> Option<u8> {
         self.0.iter().position(|t| *t == s).map(|p| p as u8)
+    }
+}
+
+/// An engine's refusal as a sentence in the protocol's numbering: the table's seat
+/// numbers and spots from 1 (the engine counts both from 0).
+pub fn refusal(e: &ActionError, seats: &SeatMap) -> String {
+    let seat = |e: u8| seats.table_seat(e);
+    match e {
+        ActionError::NotYourTurn { turn, .. } => {
+            format!("it is not your turn: seat {} decides now", seat(*turn))
+        }
+        ActionError::SideBetWithoutMainBet { spot, .. } => {
+            format!("spot {} has no main bet: a side bet needs one", spot + 1)
+        }
+        ActionError::AlreadyBet { spot, .. } => {
+            format!("spot {} already holds this bet", spot + 1)
+        }
+        ActionError::NoBetOnSpot { spot, .. } => format!("spot {} holds no bet", spot + 1),
+        ActionError::UnknownSeat { .. } => "you have no seat in this round".to_string(),
+        ActionError::UnknownSpot { spot, max } => {
+            format!(
+                "there is no spot {}: you play spots 1 to {}",
+                spot + 1,
+                max + 1
+            )
+        }
+        other => other.to_string(),
     }
 }
 

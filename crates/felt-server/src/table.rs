@@ -33,8 +33,15 @@ use std::time::{Duration, Instant};
 /// and must reconnect).
 pub type Outbox = tokio::sync::mpsc::Sender<Arc<str>>;
 
-/// How many frames a player's stream keeps for a reconnecting client.
-const REPLAY_FRAMES: usize = 512;
+/// How many frames a player's stream keeps for a reconnecting client (one who missed
+/// more gets a fresh view).
+const REPLAY_FRAMES: usize = 64;
+/// The most bytes of frames a player's stream keeps.
+const REPLAY_BYTES: usize = 256 * 1024;
+/// The most streams a table keeps: past it, the longest idle go first, grace or not.
+const MAX_STREAMS: usize = 512;
+/// How often a table looks for streams to drop.
+const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// A message to a table.
 pub enum ToTable {
@@ -112,6 +119,9 @@ pub struct TableInfo {
     /// Stopped because the books failed (or the table moved): the server starts it
     /// again from the books while it holds the table's lease.
     pub failed: bool,
+    /// The players' streams the table keeps (seated, connected, or gone within the
+    /// reconnection grace).
+    pub streams: usize,
 }
 
 /// Which table each player sits at (a player sits at one table at a time: one wallet,
@@ -155,6 +165,7 @@ pub fn spawn(
         round: None,
         closed: false,
         failed: false,
+        streams: 0,
     }));
     books
         .with(|s| -> felt_store::Result<()> {
@@ -197,6 +208,7 @@ pub fn spawn(
         side_names,
         announced: Vec::new(),
         stacked: None,
+        swept: Instant::now(),
     };
     actor.recover()?;
     let handle = std::thread::Builder::new()
@@ -225,6 +237,24 @@ struct Conn {
 struct Stream {
     seq: u64,
     frames: VecDeque<(u64, Arc<str>)>,
+    /// The bytes of `frames`.
+    bytes: usize,
+    /// Since when its player has had neither a seat nor a connection here.
+    idle_since: Option<Instant>,
+}
+
+impl Stream {
+    /// Keeps `frame` (number `seq`) for a reconnection, within the bounds.
+    fn keep(&mut self, seq: u64, frame: Arc<str>) {
+        self.bytes += frame.len();
+        self.frames.push_back((seq, frame));
+        while self.frames.len() > REPLAY_FRAMES || self.bytes > REPLAY_BYTES {
+            match self.frames.pop_front() {
+                Some((_, f)) => self.bytes -= f.len(),
+                None => break,
+            }
+        }
+    }
 }
 
 struct Offer {
@@ -255,6 +285,9 @@ struct RoundState {
     seats: SeatMap,
     /// Engine seats that have bet.
     bet: BTreeSet<u8>,
+    /// Engine seats whose player left before betting: out of this round, even if they
+    /// sit again before it deals (their balance may have moved meanwhile).
+    left: BTreeSet<u8>,
     window: Option<Window>,
     /// The events of the round so far (public, rendered) and its settlements.
     settlements: Vec<Value>,
@@ -310,6 +343,8 @@ struct Actor {
     announced: Vec<RoundId>,
     /// The test mode's stacked shoe: the next round to take a bet deals from it.
     stacked: Option<Shoe>,
+    /// When the streams were last swept.
+    swept: Instant,
 }
 
 /// A failure of the books: the table stops taking actions and says so.
@@ -323,10 +358,12 @@ impl Actor {
                 self.fail(&e);
                 break;
             }
+            self.sweep();
             let wait = self
                 .timer
                 .map(|(t, _)| t.saturating_duration_since(Instant::now()))
-                .unwrap_or(Duration::from_secs(3600));
+                .unwrap_or(SWEEP_EVERY)
+                .min(SWEEP_EVERY.min(Duration::from_millis(self.cfg.reconnect_ms)));
             let r = match rx.recv_timeout(wait) {
                 Ok(m) => {
                     let began = Instant::now();
@@ -362,9 +399,8 @@ impl Actor {
     /// (an `away` frame), and the table's thread ends.
     fn fail(&mut self, e: &str) {
         tracing::error!(table = %self.cfg.name, error = %e, "the table stops");
-        self.closed = Some(format!(
-            "the table is interrupted ({e}): reconnect in a moment"
-        ));
+        // The cause stays in the server's log: it may name a player or their money.
+        self.closed = Some("the table is interrupted: reconnect in a moment".to_string());
         self.round = None;
         self.timer = None;
         self.close_all_with("away");
@@ -407,7 +443,7 @@ impl Actor {
         }
         let conns: Vec<u64> = self.conns.keys().copied().collect();
         for c in conns {
-            self.send_to_conn(c, |seq| {
+            self.reply(c, |seq, _| {
                 json!({"type": kind, "seq": seq, "reason": reason}).to_string()
             });
         }
@@ -474,6 +510,7 @@ impl Actor {
                         live,
                         seats: SeatMap(map),
                         bet,
+                        left: BTreeSet::new(),
                         window: None,
                         settlements: Vec::new(),
                         timed: None,
@@ -572,6 +609,7 @@ impl Actor {
         };
         let seat = self.seat_of(&player);
         let stream = self.streams.entry(player.clone()).or_default();
+        stream.idle_since = None;
         // Missed frames, if the stream still holds every one after `last_seq`.
         let missed: Option<Vec<Arc<str>>> = last_seq.and_then(|l| {
             if l > stream.seq {
@@ -613,11 +651,7 @@ impl Actor {
                     }
                 }
             }
-            None => {
-                let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
-                let text = self.view_frame(seq, &player);
-                self.send_to_conn(conn, |_| text);
-            }
+            None => self.reply(conn, |seq, me| me.view_frame(seq, &player)),
         }
     }
 
@@ -628,24 +662,32 @@ impl Actor {
             .map(|p| (p + 1) as u8)
     }
 
-    /// Sends a frame to every connection of one player (or a spectator's), numbered
-    /// in the player's stream.
-    fn send_to_conn(&mut self, conn: u64, frame: impl FnOnce(u64) -> String) {
+    /// Answers one connection alone (a `pong`, the view a `sync` asks for, a
+    /// refusal): the frame carries the player's stream's current `seq` and is not kept
+    /// for a reconnection, so a player's other connections never receive it.
+    fn reply(&mut self, conn: u64, frame: impl FnOnce(u64, &Self) -> String) {
         let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
             return;
         };
-        self.send_to_player(&player, frame);
+        let seq = self.streams.get(&player).map_or(0, |s| s.seq);
+        let text: Arc<str> = frame(seq, self).into();
+        let full = self
+            .conns
+            .get(&conn)
+            .is_some_and(|c| c.out.try_send(text).is_err());
+        if full && self.conns.remove(&conn).is_some() {
+            self.metrics.connections.dec();
+        }
     }
 
+    /// Sends a frame to every connection of one player (or a spectator's), numbered
+    /// in the player's stream and kept for a reconnection.
     fn send_to_player(&mut self, player: &str, frame: impl FnOnce(u64) -> String) {
         let stream = self.streams.entry(player.to_string()).or_default();
         stream.seq += 1;
         let seq = stream.seq;
         let text: Arc<str> = frame(seq).into();
-        stream.frames.push_back((seq, text.clone()));
-        while stream.frames.len() > REPLAY_FRAMES {
-            stream.frames.pop_front();
-        }
+        stream.keep(seq, text.clone());
         let mut slow = Vec::new();
         for (id, c) in &self.conns {
             if c.player == player && c.out.try_send(text.clone()).is_err() {
@@ -663,7 +705,49 @@ impl Actor {
 
     fn refuse(&mut self, conn: u64, code: Code, message: &str, id: Option<&str>) {
         self.metrics.refusals.inc();
-        self.send_to_conn(conn, |seq| error_frame(seq, code, message, id));
+        self.reply(conn, |seq, _| error_frame(seq, code, message, id));
+    }
+
+    /// Drops the streams of players who have had neither a seat nor a connection here
+    /// for the table's reconnection grace (a page reconnecting within it gets what it
+    /// missed), and past [`MAX_STREAMS`] the longest idle.
+    fn sweep(&mut self) {
+        let now = Instant::now();
+        let grace = Duration::from_millis(self.cfg.reconnect_ms);
+        if now.duration_since(self.swept) < SWEEP_EVERY.min(grace) {
+            return;
+        }
+        self.swept = now;
+        let present: BTreeSet<&str> = self
+            .conns
+            .values()
+            .map(|c| c.player.as_str())
+            .chain(self.seats.iter().flatten().map(|s| s.player.as_str()))
+            .collect();
+        for (p, st) in self.streams.iter_mut() {
+            if present.contains(p.as_str()) {
+                st.idle_since = None;
+            } else if st.idle_since.is_none() {
+                st.idle_since = Some(now);
+            }
+        }
+        self.streams
+            .retain(|_, st| st.idle_since.is_none_or(|t| now.duration_since(t) < grace));
+        if self.streams.len() > MAX_STREAMS {
+            let mut idle: Vec<(Instant, String)> = self
+                .streams
+                .iter()
+                .filter_map(|(p, st)| st.idle_since.map(|t| (t, p.clone())))
+                .collect();
+            idle.sort();
+            let excess = self.streams.len() - MAX_STREAMS;
+            for (_, p) in idle.into_iter().take(excess) {
+                self.streams.remove(&p);
+            }
+        }
+        if let Ok(mut i) = self.info.write() {
+            i.streams = self.streams.len();
+        }
     }
 
     fn on_message(&mut self, conn: u64, msg: ClientMsg, at: Instant) -> Result<(), Fatal> {
@@ -679,16 +763,14 @@ impl Actor {
                     None,
                 );
             }
-            ClientMsg::Ping => {
-                self.send_to_conn(conn, |seq| json!({"type": "pong", "seq": seq}).to_string());
+            ClientMsg::Ping {} => {
+                self.reply(conn, |seq, _| {
+                    json!({"type": "pong", "seq": seq}).to_string()
+                });
             }
-            ClientMsg::Sync => {
-                let seq = self.streams.get(&player).map_or(0, |s| s.seq) + 1;
-                let text = self.view_frame(seq, &player);
-                self.send_to_conn(conn, |_| text);
-            }
+            ClientMsg::Sync {} => self.reply(conn, |seq, me| me.view_frame(seq, &player)),
             ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
-            ClientMsg::Leave => self.leave(conn, &player)?,
+            ClientMsg::Leave {} => self.leave(conn, &player)?,
             ClientMsg::Bet { round, id, spots } => {
                 self.bet(conn, &player, RoundId(round), &id, &spots, at)?
             }
@@ -799,6 +881,11 @@ impl Actor {
             self.broadcast(&[], None);
             return Ok(());
         }
+        if let Some(e) = self.engine_seat(player) {
+            if let Some(r) = self.round.as_mut() {
+                r.left.insert(e);
+            }
+        }
         self.unseat(player);
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
             self.drop_pending();
@@ -829,7 +916,7 @@ impl Actor {
         let seat = self.seat_of(player)?;
         let r = self.round.as_ref()?;
         let e = r.seats.engine_seat(seat)?;
-        (r.live.setup.players.get(usize::from(e))? == player).then_some(e)
+        (r.live.setup.players.get(usize::from(e))? == player && !r.left.contains(&e)).then_some(e)
     }
 
     /// The engine seats the betting window still waits for: the round's players
@@ -943,6 +1030,9 @@ impl Actor {
                 });
             }
         }
+        if !self.balance_unchanged(conn, player, e, id) {
+            return Ok(());
+        }
         let Some(r) = self.round.as_mut() else {
             return Ok(());
         };
@@ -971,6 +1061,39 @@ impl Actor {
         Ok(())
     }
 
+    /// Whether the player's wallet in the books still holds what the round set them
+    /// up with (it moves only through this table while they sit here, but a player can
+    /// leave and come back, and a deposit can arrive). If not, the bet is refused:
+    /// a window nobody has bet in is set up again with the books' balances; else the
+    /// player bets in the next round.
+    fn balance_unchanged(&mut self, conn: u64, player: &str, e: u8, id: &str) -> bool {
+        let Some(r) = self.round.as_ref() else {
+            return false;
+        };
+        let round_has = r.live.engine.balance(e);
+        let books = self
+            .books
+            .read(|s| s.balance(&Account::player(player)).ok());
+        if books.is_some() && books == round_has {
+            return true;
+        }
+        let pending = r.live.is_pending();
+        let m = if pending {
+            "your balance changed since this betting window opened: the window opens again \
+             with your balance as it is now; bet again"
+        } else {
+            "your balance changed since this round opened: this round is dealt without you; \
+             bet in the next one"
+        };
+        self.refuse(conn, Code::BalanceChanged, m, Some(id));
+        if pending {
+            self.drop_pending();
+            self.timer = None;
+            self.broadcast(&[], None);
+        }
+        false
+    }
+
     fn round_id(&self) -> RoundId {
         self.round.as_ref().map_or(RoundId(0), |r| r.live.id)
     }
@@ -982,10 +1105,14 @@ impl Actor {
             Stepped::Refused(ActionError::LateBet) => Code::NotBetting,
             Stepped::Refused(_) | Stepped::Done(_) | Stepped::BadBatch => Code::Refused,
             Stepped::OtherRound { .. } => Code::OtherRound,
+            Stepped::Unfunded { .. } => Code::InsufficientFunds,
             Stepped::AlreadyApplied => Code::AlreadyApplied,
             Stepped::BadActionId => Code::BadActionId,
         };
-        let message = s.to_string();
+        let message = match (&s, self.round.as_ref()) {
+            (Stepped::Refused(e), Some(r)) => render::refusal(e, &r.seats),
+            _ => s.to_string(),
+        };
         self.refuse(conn, code, &message, Some(id));
     }
 
@@ -1123,9 +1250,11 @@ impl Actor {
             },
         );
         let all = w.offers.len() == w.answers.len();
-        self.send_to_conn(conn, |seq| {
-            json!({"type": "accepted", "seq": seq, "id": id}).to_string()
-        });
+        if let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) {
+            self.send_to_player(&player, |seq| {
+                json!({"type": "accepted", "seq": seq, "id": id}).to_string()
+            });
+        }
         if all {
             self.close_window()?;
         }
@@ -1355,6 +1484,7 @@ impl Actor {
             live,
             seats: SeatMap(seated.iter().map(|(s, _)| *s).collect()),
             bet: BTreeSet::new(),
+            left: BTreeSet::new(),
             window: None,
             settlements: Vec::new(),
             timed: None,

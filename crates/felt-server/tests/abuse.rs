@@ -60,11 +60,11 @@ async fn every_bad_message_gets_its_typed_error_and_changes_nothing() {
             r#"{{"type":"bet","round":{round},"id":"{id}","spots":[{{"spot":1,"main":"{amount}"}}]}}"#
         )
     };
-    // Over the limit, negative, over the balance: the engine's reason; fractional
-    // cents: not an amount.
+    // Over the limit, over the balance: the engine's reason; negative or fractional
+    // cents: not an amount of this protocol.
     for (amount, code) in [
         ("100000.00", "refused"),
-        ("-5.00", "refused"),
+        ("-5.00", "bad-message"),
         ("5.005", "bad-message"),
     ] {
         c.send(&bet(amount, "b1")).await;

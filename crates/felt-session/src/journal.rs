@@ -32,7 +32,7 @@ use felt_core::round::{Account as Acc, Move, Why};
 use felt_core::{Action, ActionError, Event, Money, Phase, Round, Rules, Shoe, Table};
 use felt_store::{
     Account, Ended, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, Step,
-    StepWrite, Store,
+    StepWrite, Store, StoreError,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -322,6 +322,14 @@ pub enum Stepped {
     BadActionId,
     /// A batch of no action, or of more than [`MAX_BATCH`]: nothing changed.
     BadBatch,
+    /// The books refused the player's action: their wallet holds `balance` (it moved
+    /// since the round opened) and cannot pay `amount`. Nothing changed.
+    Unfunded {
+        /// The wallet's balance in the books.
+        balance: Money,
+        /// What the step would have taken from it.
+        amount: Money,
+    },
 }
 
 /// The action(s) of a step.
@@ -395,6 +403,10 @@ impl std::fmt::Display for Stepped {
             Stepped::BadActionId => write!(
                 f,
                 "an action id is 1 to {MAX_ACTION_ID} printable ASCII characters"
+            ),
+            Stepped::Unfunded { balance, amount } => write!(
+                f,
+                "your balance is {balance} and does not cover {amount}: nothing was done"
             ),
         }
     }
@@ -646,13 +658,18 @@ impl Live {
             self.open(store, ctx)?;
         }
         let mut out: Option<Result<Stepped>> = None;
+        // The engine after the step, kept only once the books have written it: a step
+        // the books refuse leaves the round as it was.
+        let mut after: Option<(PlayRound, bool)> = None;
         let ids = ctx.meter_ids();
         let written = {
-            let engine = &mut self.engine;
+            let engine = &self.engine;
             let setup = &self.setup;
-            let voided = &mut self.voided;
+            let voided = self.voided;
             let out = &mut out;
+            let after = &mut after;
             let mut compute = |values: &[Money]| -> StepWrite {
+                *after = None;
                 let mut meters = ctx.memory_meters(values);
                 let mut events = Vec::new();
                 // A batch is all or nothing: it is applied to a copy, kept if whole.
@@ -661,7 +678,6 @@ impl Live {
                     *out = Some(Ok(Stepped::Refused(e)));
                     return StepWrite::Nothing;
                 }
-                *engine = next;
                 let act = actions.step_action(client_id);
                 let step = match ctx.step(act.as_ref(), &events, &setup.players) {
                     Ok(s) => s,
@@ -670,32 +686,52 @@ impl Live {
                         return StepWrite::Nothing;
                     }
                 };
-                let void_now = events.iter().any(|e| matches!(e, Event::Voided));
+                let voided = voided || events.iter().any(|e| matches!(e, Event::Voided));
                 *out = Some(Ok(Stepped::Done(events)));
-                *voided |= void_now;
-                if engine.phase() == Phase::Done {
+                let write = if next.phase() == Phase::Done {
                     StepWrite::Finish {
                         last: step,
-                        result_json: result_json(setup, engine),
-                        shoe_after: Some(engine.shoe().to_bytes()),
-                        ended: if *voided {
+                        result_json: result_json(setup, &next),
+                        shoe_after: Some(next.shoe().to_bytes()),
+                        ended: if voided {
                             Ended::Voided(SHOE_RAN_OUT.to_string())
                         } else {
                             Ended::Finished
                         },
                         // The next round shuffles: no card of this shoe is dealt again.
-                        retire_shoe: ctx.table.shuffle_due(engine.shoe()).is_some(),
+                        retire_shoe: ctx.table.shuffle_due(next.shoe()).is_some(),
                     }
                 } else {
                     StepWrite::Step(step)
-                }
+                };
+                *after = Some((next, voided));
+                write
             };
             store.record_step_with(self.id, &ids, &mut compute)
         };
-        written.map_err(|source| SessionError::StepNotWritten {
-            round: self.id,
-            source,
-        })?;
+        match written {
+            Ok(_) => {}
+            // A player's own action that their wallet cannot pay (their balance moved
+            // since the round opened): refused like any illegal action; the books and
+            // the round are as they were.
+            Err(StoreError::InsufficientFunds {
+                account,
+                balance,
+                amount,
+            }) if client_id.is_some() && account.starts_with("player ") => {
+                return Ok(Stepped::Unfunded { balance, amount });
+            }
+            Err(source) => {
+                return Err(SessionError::StepNotWritten {
+                    round: self.id,
+                    source,
+                })
+            }
+        }
+        if let Some((next, voided)) = after {
+            self.engine = next;
+            self.voided = voided;
+        }
         out.unwrap_or_else(|| {
             Err(SessionError::Damaged {
                 round: self.id,

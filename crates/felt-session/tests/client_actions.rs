@@ -182,3 +182,49 @@ fn a_batch_of_bets_is_applied_whole_or_not_at_all_once_and_replays() {
     assert!(r.differences.is_empty(), "{:?}", r.differences);
     assert_eq!(r.client_ids, ["b3"]);
 }
+
+#[test]
+fn an_action_the_books_cannot_fund_is_refused_and_leaves_the_round_as_it_was() {
+    let (_dir, mut store, ctx) = table();
+    let mut live = begin(&mut store, &ctx);
+    let round = live.id;
+    // Ann's first bet opens the round; then her wallet is emptied behind the round's
+    // back (set up with 1000.00): the engine would let her double, the books cannot.
+    live.step_client(&mut store, &ctx, round, "b1", bet_ten())
+        .unwrap();
+    live.step(&mut store, &ctx, Some(Action::Deal)).unwrap();
+    store.withdraw("ann", balance(&store)).unwrap();
+    let before = live.engine.clone();
+    let double = Action::Play {
+        seat: 0,
+        at: Some(HandRef { spot: 0, hand: 0 }),
+        decision: Decision::Double(Money::cents(10_00)),
+    };
+    let s = live
+        .step_client(&mut store, &ctx, round, "d1", double)
+        .unwrap();
+    assert!(
+        matches!(s, Stepped::Unfunded { balance, amount } if balance == Money::ZERO && amount == Money::cents(10_00)),
+        "{s}"
+    );
+    assert_eq!(live.engine.view(0), before.view(0));
+    // The id was not used up, and the hand plays on: a stand is taken and written.
+    let stand = Action::Play {
+        seat: 0,
+        at: Some(HandRef { spot: 0, hand: 0 }),
+        decision: Decision::Stand,
+    };
+    let s = live
+        .step_client(&mut store, &ctx, round, "d1", stand)
+        .unwrap();
+    assert!(matches!(s, Stepped::Done(_)), "{s}");
+    assert!(live.is_done());
+    let rec = store.round(round).unwrap().unwrap();
+    let replayed = replay(&ctx, &rec).unwrap();
+    assert!(
+        replayed.differences.is_empty(),
+        "{:?}",
+        replayed.differences
+    );
+    assert!(store.check_books().unwrap().is_sound());
+}
