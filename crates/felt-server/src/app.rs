@@ -1390,18 +1390,17 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
                     "say hello first: {\"type\": \"hello\", \"version\": 1, \"table\": NAME}",
                 ));
             }
-            (Some(Target::Here(h)), msg) => {
-                if h.tx
-                    .send(ToTable::Msg {
-                        conn,
-                        msg,
-                        at: Instant::now(),
-                    })
-                    .is_err()
-                {
-                    break;
+            (Some(Target::Here(h)), msg) => match h.send_message(conn, msg, Instant::now()) {
+                Ok(()) => {}
+                Err(true) => {
+                    s.metrics.refusals.inc();
+                    let _ = out.try_send(local(
+                        Code::Busy,
+                        "the table is busy: this message was dropped; try again in a moment",
+                    ));
                 }
-            }
+                Err(false) => break,
+            },
             (Some(Target::There(up)), _) => {
                 if up.send(text.to_string()).await.is_err() {
                     break;

@@ -193,6 +193,8 @@ pub enum Code {
     BalanceChanged,
     /// Too many messages: slow down.
     RateLimited,
+    /// The table's inbox is full: the message was dropped; send it again later.
+    Busy,
     /// Only an operator may do this.
     Forbidden,
     /// The socket's session ended (log-out, expiry, an operator's exclusion): the

@@ -25,6 +25,7 @@ use felt_session::recovery::{self, Recovered};
 use felt_store::{Account, RoundId};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -135,6 +136,27 @@ pub struct TableHandle {
     pub tx: Sender<ToTable>,
     /// Its lobby line.
     pub info: Arc<RwLock<TableInfo>>,
+    /// Client messages in the inbox, not yet handled.
+    queued: Arc<AtomicUsize>,
+}
+
+/// The most client messages a table's inbox holds: past it a client's message is
+/// answered `busy` and dropped (the players' rate limits keep it far away).
+pub const INBOX_MESSAGES: usize = 1024;
+
+impl TableHandle {
+    /// Sends a client's message to the table, unless its inbox holds
+    /// [`INBOX_MESSAGES`] already (`Err(true)`) or the table is gone (`Err(false)`).
+    pub fn send_message(&self, conn: u64, msg: ClientMsg, at: Instant) -> Result<(), bool> {
+        if self.queued.fetch_add(1, Ordering::SeqCst) >= INBOX_MESSAGES {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            return Err(true);
+        }
+        self.tx.send(ToTable::Msg { conn, msg, at }).map_err(|_| {
+            self.queued.fetch_sub(1, Ordering::SeqCst);
+            false
+        })
+    }
 }
 
 /// Checks that a table's rules make a table (before any server deals it).
@@ -176,6 +198,7 @@ pub fn spawn(
         })
         .map_err(|e| e.to_string())?;
     let (tx, rx) = std::sync::mpsc::channel();
+    let queued = Arc::new(AtomicUsize::new(0));
     let seats = usize::from(cfg.rules.table().seats);
     let shoe = books
         .with(|s| s.shoe(&ctx.table_id))
@@ -209,13 +232,14 @@ pub fn spawn(
         announced: Vec::new(),
         stacked: None,
         swept: Instant::now(),
+        queued: queued.clone(),
     };
     actor.recover()?;
     let handle = std::thread::Builder::new()
         .name(format!("table {}", actor.cfg.name))
         .spawn(move || actor.run(rx))
         .map_err(|e| e.to_string())?;
-    Ok((TableHandle { tx, info }, handle))
+    Ok((TableHandle { tx, info, queued }, handle))
 }
 
 #[derive(Clone)]
@@ -345,6 +369,8 @@ struct Actor {
     stacked: Option<Shoe>,
     /// When the streams were last swept.
     swept: Instant,
+    /// Client messages in the inbox (see [`TableHandle::send_message`]).
+    queued: Arc<AtomicUsize>,
 }
 
 /// A failure of the books: the table stops taking actions and says so.
@@ -576,6 +602,7 @@ impl Actor {
                 Ok(())
             }
             ToTable::Msg { conn, msg, at } => {
+                self.queued.fetch_sub(1, Ordering::SeqCst);
                 self.metrics
                     .inbox_seconds
                     .observe(at.elapsed().as_secs_f64());
@@ -1804,5 +1831,48 @@ fn word_text(d: Decision) -> &'static str {
         Decision::Insure(_) => "insurance",
         Decision::EvenMoney => "even money",
         Decision::Decline => "decline",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_inbox_answers_busy_and_a_gone_table_says_so() {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let info = TableInfo {
+            name: "t".to_string(),
+            game: "classic".to_string(),
+            game_name: "Classic".to_string(),
+            seats: 7,
+            players: Vec::new(),
+            min: Money::cents(100),
+            max: Money::cents(10_000),
+            betting_ms: 1,
+            decision_ms: 1,
+            round: None,
+            closed: false,
+            failed: false,
+            streams: 0,
+        };
+        let h = TableHandle {
+            tx,
+            info: Arc::new(RwLock::new(info)),
+            queued: Arc::default(),
+        };
+        let at = Instant::now();
+        for _ in 0..INBOX_MESSAGES {
+            assert_eq!(h.send_message(1, ClientMsg::Ping {}, at), Ok(()));
+        }
+        assert_eq!(h.send_message(1, ClientMsg::Ping {}, at), Err(true));
+        // The table takes one: room for one more.
+        assert!(matches!(rx.recv(), Ok(ToTable::Msg { .. })));
+        h.queued.fetch_sub(1, Ordering::SeqCst);
+        assert_eq!(h.send_message(1, ClientMsg::Ping {}, at), Ok(()));
+        drop(rx);
+        h.queued.store(0, Ordering::SeqCst);
+        assert_eq!(h.send_message(1, ClientMsg::Ping {}, at), Err(false));
+        assert_eq!(h.queued.load(Ordering::SeqCst), 0);
     }
 }
