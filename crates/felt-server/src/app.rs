@@ -522,7 +522,7 @@ async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
 
 /// The session of token hash `hash`, if it stands: an unused session past `idle_ms`
 /// is ended here. A session `used` now is marked so, at most once a minute (a write
-/// per request would be waste).
+/// per request would be waste; a quarter of `idle_ms` when that is shorter).
 fn standing_session(
     st: &mut dyn Store,
     hash: &str,
@@ -537,7 +537,7 @@ fn standing_session(
         st.close_web_session(hash)?;
         return Ok(None);
     }
-    if used && now - w.last_seen_ms > 60_000 {
+    if used && now - w.last_seen_ms > (idle_ms / 4).min(60_000) {
         st.touch_web_session(hash, now)?;
     }
     Ok(Some(w))
@@ -1165,8 +1165,11 @@ const SILENT_SOCKET: Duration = Duration::from_secs(75);
 /// How often the server pings a socket.
 const PING_EVERY: Duration = Duration::from_secs(25);
 /// How often an open socket's session is checked (it ends with the session: log-out
-/// on any server, expiry) and marked used.
-const SESSION_CHECK: Duration = Duration::from_secs(60);
+/// on any server, expiry) and marked used: once a minute, or at a quarter of the
+/// session's idle time when that is shorter.
+fn session_check(idle_ms: i64) -> Duration {
+    Duration::from_millis(u64::try_from(idle_ms / 4).unwrap_or(0).clamp(100, 60_000))
+}
 
 /// Whether the session `hash` still stands (not logged out, not idle past `idle_ms`);
 /// marks it used when the socket was `active` since the last check.
@@ -1229,8 +1232,8 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
         }
         let _ = sink.close().await;
     });
-    let mut checks =
-        tokio::time::interval_at(tokio::time::Instant::now() + SESSION_CHECK, SESSION_CHECK);
+    let every = session_check(s.settings.idle_ms);
+    let mut checks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     let mut active = false;
     let mut target: Option<Target> = None;
     let relay_ended = Arc::new(tokio::sync::Notify::new());

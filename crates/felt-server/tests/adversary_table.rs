@@ -389,3 +389,49 @@ async fn refusals_number_seats_as_the_table_does_and_unknown_fields_are_refused(
     }
     panic!("six rounds without a player's turn");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_socket_ends_with_its_session_and_keeps_it_alive_while_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let settings = felt_server::app::Settings {
+        idle_ms: 2_000,
+        ..Default::default()
+    };
+    let server = common::start_with(dir, db, CLASSIC, settings).await;
+    let url = server.url.clone();
+    let quiet = register(&url, "quiet").await;
+    let busy = register(&url, "busy").await;
+    let mut q = joined(&url, &quiet).await;
+    let mut b = joined(&url, &busy).await;
+    // Busy pings twice a second for 5 s (past the 2 s idle time); quiet sends nothing.
+    for _ in 0..10 {
+        b.send(r#"{"type":"ping"}"#).await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    let e = q.until(10, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "session-ended", "{e}");
+    assert!(q.next(5).await.is_none(), "the quiet socket stays open");
+    let me = |cookie: String| {
+        let url = url.clone();
+        async move {
+            reqwest::Client::new()
+                .get(format!("{url}/api/me"))
+                .header("cookie", cookie)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(me(quiet).await, 401);
+    assert_eq!(
+        me(busy).await,
+        200,
+        "playing on the socket kept the session"
+    );
+    assert!(drain_frames(&mut b, 200)
+        .await
+        .iter()
+        .all(|f| f["code"] != "session-ended"));
+}
