@@ -39,6 +39,9 @@ pub struct Settings {
     /// How many table sockets an account, an address and the server may hold, and
     /// the rate an account's sockets share.
     pub sockets: crate::sockets::SocketLimits,
+    /// A table socket that sends nothing for this long (not even the pong to the
+    /// server's ping, sent after 25 s without a frame) is closed.
+    pub silent_socket: Duration,
     /// The test mode (`felt serve --test-shoes`, loopback only): `POST
     /// /api/test/tables/NAME/shoe` stacks a table's next shoe.
     pub test_shoes: bool,
@@ -56,6 +59,7 @@ impl Default for Settings {
             rate_per_s: 20.0,
             burst: 40.0,
             sockets: Default::default(),
+            silent_socket: Duration::from_secs(75),
             test_shoes: false,
         }
     }
@@ -337,6 +341,11 @@ impl Server {
     /// The books (for tests and the operator's commands).
     pub fn books(&self) -> &Books {
         &self.books
+    }
+
+    /// The table sockets open here.
+    pub fn sockets(&self) -> &crate::sockets::Sockets {
+        &self.sockets
     }
 
     /// The metrics.
@@ -1159,9 +1168,6 @@ struct Socket {
     permit: crate::sockets::Permit,
 }
 
-/// A socket that sends nothing (not even a pong to the server's pings) for this long
-/// is closed.
-const SILENT_SOCKET: Duration = Duration::from_secs(75);
 /// How often the server pings a socket.
 const PING_EVERY: Duration = Duration::from_secs(25);
 /// How often an open socket's session is checked (it ends with the session: log-out
@@ -1247,7 +1253,7 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
     let ended = |why: &str| -> Arc<str> { error_frame(0, Code::SessionEnded, why, None).into() };
     loop {
         let msg = tokio::select! {
-            m = tokio::time::timeout(SILENT_SOCKET, stream.next()) => match m {
+            m = tokio::time::timeout(s.settings.silent_socket, stream.next()) => match m {
                 Ok(m) => m,
                 // Silent past the deadline: a half-open connection holds nothing.
                 Err(_) => break,

@@ -435,3 +435,31 @@ async fn a_socket_ends_with_its_session_and_keeps_it_alive_while_used() {
         .iter()
         .all(|f| f["code"] != "session-ended"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_socket_is_closed_and_frees_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let settings = felt_server::app::Settings {
+        silent_socket: Duration::from_secs(1),
+        ..Default::default()
+    };
+    let server = common::start_with(dir, db, CLASSIC, settings).await;
+    let url = server.url.clone();
+    let cookie = register(&url, "ghost").await;
+    let (_cookie, mut alice) = seated(&url, "alice", 1).await;
+    let ghost = joined(&url, &cookie).await;
+    // The ghost sends nothing more (a half-open connection): within the deadline it is
+    // gone from the table and from the server's count of sockets.
+    let mut gone = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        alice.send(r#"{"type":"ping"}"#).await;
+        if server.state.sockets().len() == 1 {
+            gone = true;
+            break;
+        }
+    }
+    assert!(gone, "the silent socket is still open");
+    drop(ghost);
+}
