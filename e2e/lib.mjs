@@ -23,11 +23,16 @@ export function uniqueName(prefix) {
 }
 
 /** A new browser context whose page registered `name` through the log-in page. */
-export async function player(browser, name, viewport = { width: 1280, height: 800 }) {
+export async function player(browser, name, viewport = { width: 1280, height: 800 }, pace = 'fast') {
   const context = await browser.newContext({ viewport });
+  // The tests play at the fast pace unless they ask for the normal one (a player's
+  // own choice, once made, is kept across reloads).
+  await context.addInitScript((p) => {
+    if (!localStorage.getItem('felt.speed')) localStorage.setItem('felt.speed', p);
+  }, pace);
   const page = await context.newPage();
   const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('pageerror', (e) => { errors.push(String(e)); if (process.env.FELT_E2E_DEBUG) console.log('PAGEERROR', e); });
   // A 401 is the log-in page's question "is there a session?", not an error.
   page.on('console', (m) => { if (m.type() === 'error' && !m.text().includes('status of 401')) errors.push(m.text()); });
   const frames = [];

@@ -254,6 +254,14 @@ test('Blazing 7s: the jackpot, shown at once, and the meter reset', async (b) =>
   const { rows, game } = await checkAgainstBooks(p);
   const jackpot = rows.find((r) => r.wager === 'blazing-7s');
   assert(jackpot && cents(jackpot.net) > cents(before), `the jackpot (${jackpot?.net}) is the meter (${before})`);
+  // The jackpot has its celebration, the amount counting up to the award; the meter
+  // drops to its reset only after it.
+  await p.page.waitForSelector('#bigwin.jackpot');
+  eq(await p.page.getAttribute('#bigwin .bigwin-amount', 'data-value'), String(cents(jackpot.net)), 'the banner counts up to the award');
+  const during = await p.page.getAttribute('[data-meter="blazing-7s"]', 'data-value');
+  assert(cents(during) >= cents(before), `the meter holds while the jackpot is celebrated: ${during}`);
+  await p.page.screenshot({ path: path.join(OUT, 'jackpot-desktop.png') });
+  await p.page.waitForSelector('#bigwin', { state: 'detached' });
   // The meter is back at its reset after the award, shown at once.
   const meter = await p.page.getAttribute('[data-meter="blazing-7s"]', 'data-value');
   const shown = await p.page.textContent('[data-meter="blazing-7s"] strong');
@@ -453,6 +461,215 @@ test('log out, log in: the lobby shows the previous login', async (b) => {
   assert(/^Your previous login: .*\d/.test(prev), `the previous login: ${prev}`);
   await p.context.close();
 });
+
+// ---- the dealer's pace, results that stay, sound, refusals -----------------------
+
+/** Records every state the page shows of the dealer and the results (a probe run by
+ * a MutationObserver in the page, so no state between two reads is missed). */
+async function probe(p) {
+  await p.page.addInitScript(() => {
+    window.__probe = [];
+    const look = () => {
+      const d = document.getElementById('dealer-cards');
+      if (!d) return;
+      const rec = {
+        t: Math.round(performance.now()),
+        dealer: [...d.querySelectorAll('.card')].map((e) => e.dataset.card).join(' '),
+        total: document.getElementById('dealer-total')?.textContent || '',
+        results: document.querySelectorAll('#results .settlement.mine').length,
+        badges: document.querySelectorAll('.seat.mine .badge').length,
+        balance: document.getElementById('balance')?.textContent || '',
+        status: document.getElementById('phase')?.textContent || '',
+      };
+      const last = window.__probe[window.__probe.length - 1];
+      if (!last || ['dealer', 'total', 'results', 'badges', 'balance'].some((k) => last[k] !== rec[k])) window.__probe.push(rec);
+    };
+    new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+}
+
+test('the normal pace: the hole card flips in place, the dealer draws one card at a time, results come after the last card', async (b) => {
+  const p = await player(b, uniqueName('pace'), { width: 1366, height: 768 }, 'normal');
+  await probe(p);
+  // Player 10 9 (19); the dealer 8 up, 7 in the hole (15), draws a ten: busts with 25.
+  await stack('pace', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'pace');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'stand');
+  const clicked = await p.page.evaluate(() => performance.now());
+  // A picture of the paced dealer's turn: the hole card turned, the draw to come.
+  await p.page.waitForSelector('#dealer-cards .card[data-card="7d"]');
+  await p.page.waitForTimeout(250);
+  await p.page.screenshot({ path: path.join(OUT, 'paced-dealer-desktop.png') });
+  await checkAgainstBooks(p);
+  await p.page.screenshot({ path: path.join(OUT, 'result-desktop.png') });
+  const recs = (await p.page.evaluate(() => window.__probe)).filter((r) => r.t >= clicked - 5);
+  const at = (pred, what) => {
+    const r = recs.find(pred);
+    assert(r, `${what} was shown: ${JSON.stringify(recs)}`);
+    return r;
+  };
+  // The hole card turns where it lay: the up card stays first throughout.
+  assert(recs.every((r) => !r.dealer || r.dealer.startsWith('8s')), `the up card never moves: ${recs.map((r) => r.dealer)}`);
+  const turned = at((r) => r.dealer === '8s 7d', 'the turned hole card alone');
+  eq(turned.total, 'Dealer 15', 'the total of the two cards shown');
+  const drawn = at((r) => r.dealer === '8s 7d Ts', 'the drawn card');
+  eq(drawn.total, 'Dealer busts with 25', 'the total rises with the card');
+  const result = at((r) => r.results > 0 || r.badges > 0, 'a result');
+  assert(drawn.t - turned.t >= 400, `a card about every 0.6 s: the draw ${drawn.t - turned.t} ms after the turn`);
+  assert(result.t > drawn.t, `the result (${result.t}) after the last card (${drawn.t})`);
+  assert(recs.filter((r) => r.t < drawn.t).every((r) => r.results === 0 && r.badges === 0 && !/Round over/.test(r.status)),
+    `no result before the last card: ${JSON.stringify(recs)}`);
+  const before = recs.filter((r) => r.t < result.t).map((r) => r.balance);
+  assert(new Set(before).size === 1, `the balance moves only with the result: ${before}`);
+  eq(p.errors, [], 'no script error');
+  await p.context.close();
+});
+
+test('results stay on the felt until the next deal; a newcomer at that seat sees none of them', async (b) => {
+  const a = await player(b, uniqueName('stay'));
+  const n = await player(b, uniqueName('new'));
+  // Ann: 10 10 (20) against a dealer 8 with a 9 in the hole (17): a win.
+  await stack('stay', 'Tc 9d Th 8s');
+  await sit(a, 'stay');
+  // The newcomer watches, without a seat.
+  await n.page.click('[data-table="stay"] a.btn');
+  await n.page.waitForSelector('#sit');
+  await bet(a.page, { 1: { main: '10.00' } });
+  await decide(a.page, 'stand');
+  const { rows } = await checkAgainstBooks(a);
+  const seat = await a.page.getAttribute('.seat.mine', 'data-seat');
+  eq(await a.page.textContent('.seat.mine .badge'), 'WIN', 'the hand wears its result');
+  const line = await a.page.textContent('.settlement.mine');
+  eq(line, 'Spot 1: 20 beats dealer 17, 1 to 1: +10.00', 'the line names the spot and why');
+  eq(await a.page.textContent('.seat.mine .circle.main .circle-net'), '+10.00', 'the circle shows what it paid');
+  // The next round opens for bets: the results are still there.
+  await a.page.waitForSelector('#place-bets');
+  eq(await a.page.getAttribute('#results', 'data-kept'), 'true', 'the last round is kept while betting');
+  assert(await a.page.$('.settlement.mine'), 'the result line is still shown while betting');
+  assert(await a.page.$('.seat.mine .badge'), 'the badge is still on the felt while betting');
+  assert(await a.page.$('#totals'), 'the won and lost totals are kept');
+  eq(rows.length, 1, 'one line');
+  // Ann leaves; the newcomer takes her seat at once.
+  await stack('stay', 'Tc 9d Th 8s');
+  await a.page.click('#leave');
+  await n.page.waitForSelector(`[data-key="sit-${seat}"]`);
+  await n.page.click(`[data-key="sit-${seat}"]`);
+  await n.page.waitForSelector('.seat.mine');
+  await n.page.waitForTimeout(300);
+  eq(await n.page.$$eval('.seat.mine .card, .seat.mine .badge', (els) => els.length), 0, 'no card or badge of Ann under the newcomer');
+  eq(await n.page.$$eval('.settlement.mine, #totals', (els) => els.length), 0, 'no result of Ann as the newcomer\'s');
+  const live = await n.page.textContent('#live');
+  assert(!/Round won|beats dealer/.test(live), `the screen reader says no result of Ann's: ${live}`);
+  eq(n.errors, [], 'no script error');
+  await a.context.close();
+  await n.context.close();
+});
+
+test('refusals are sentences for a player; an ended session goes back to the log-in page', async (b) => {
+  const p = await player(b, uniqueName('words'));
+  const said = await p.page.evaluate(async () => {
+    const w = await import('/assets/words.js');
+    const codes = ['bad-message', 'unknown-type', 'too-large', 'version', 'hello', 'no-table', 'table-closed', 'not-seated',
+      'seat-taken', 'seated-elsewhere', 'already-seated', 'not-betting', 'already-bet', 'other-round', 'already-applied',
+      'bad-action-id', 'not-your-turn', 'not-this-hand', 'insufficient-funds', 'balance-changed', 'rate-limited', 'busy',
+      'forbidden', 'session-ended', 'too-many-sockets', 'away'];
+    return {
+      all: codes.map((code) => [code, w.tableSentence({ code, message: 'raw server words' })]),
+      cover: w.tableSentence({ code: 'refused', message: 'the balance of 127.00 does not cover 450.00' }),
+      other: w.tableSentence({ code: 'refused', message: 'seat 1 spot 1 already holds this bet' }),
+      http: w.httpSentence({ status: 401, data: { error: 'bad-login', message: 'the name or the password is wrong' } }),
+    };
+  });
+  for (const [code, text] of said.all) {
+    assert(/^[A-Z].*[.]{1,3}$/.test(text) && !text.includes('raw server words') && !text.includes(code), `${code}: ${text}`);
+  }
+  eq(said.cover, 'Your balance (127.00) does not cover 450.00: bet less.', 'a balance that does not cover a bet');
+  assert(!said.other.includes('seat 1'), `an engine refusal is not shown raw: ${said.other}`);
+  assert(/wrong/.test(said.http), `a wrong password: ${said.http}`);
+  // Seated at one table, the player tries to sit at another.
+  await sit(p, 'words-a');
+  await p.page.click('.brand');
+  await p.page.waitForSelector('#tables article');
+  await p.page.click('[data-table="words-b"] a.btn');
+  await p.page.waitForSelector('#sit');
+  await p.page.click('#sit');
+  await p.page.waitForSelector('#notice:not([hidden])');
+  eq(await p.page.textContent('#notice'), 'You are sitting at another table: go back to it and press "Leave table" first.', 'seated elsewhere');
+  // The session ends (a log-out from another tab): the page goes to the log-in page and says why.
+  await p.page.evaluate(() => fetch('/api/logout', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }));
+  await p.page.waitForSelector('#login-note');
+  const note = await p.page.textContent('#login-note');
+  assert(/session ended/.test(note), `the log-in page says the session ended: ${note}`);
+  await p.context.close();
+});
+
+test('sound is off until turned on (no AudioContext before), and the sound and pace settings are remembered', async (b) => {
+  const p = await player(b, uniqueName('snd'));
+  await p.page.addInitScript(() => {
+    window.__audio = 0;
+    const Native = window.AudioContext;
+    window.AudioContext = class extends Native {
+      constructor(...a) { super(...a); window.__audio += 1; }
+    };
+  });
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+  await stack('sound', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'sound');
+  eq(await p.page.getAttribute('#sound', 'aria-pressed'), 'false', 'sound is off at first');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'stand');
+  await checkAgainstBooks(p);
+  eq(await p.page.evaluate(() => window.__audio), 0, 'no AudioContext while sound is off');
+  await p.page.click('#sound');
+  eq(await p.page.getAttribute('#sound', 'aria-pressed'), 'true', 'sound on');
+  assert(await p.page.evaluate(() => window.__audio) >= 1, 'the page makes its sounds once sound is on');
+  await p.page.fill('#volume', '30');
+  await p.page.selectOption('#speed', 'normal');
+  await p.page.reload();
+  await p.page.waitForSelector('#sound');
+  eq(await p.page.getAttribute('#sound', 'aria-pressed'), 'true', 'sound on after a reload');
+  eq(await p.page.inputValue('#volume'), '30', 'the volume after a reload');
+  eq(await p.page.inputValue('#speed'), 'normal', 'the pace after a reload');
+  await axe(p.page, 'the table with its settings');
+  eq(p.errors, [], 'no script error');
+  await p.context.close();
+});
+
+for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+  test(`pictures at ${label} size: a big win's banner, a paced dealer turn, a result on the felt`, async (b) => {
+    const p = await player(b, uniqueName(`pic${label[0]}`), viewport, 'normal');
+    const table = `pic-${label}`;
+    // Queen of hearts pair (20; Lucky Ladies 200 to 1) against a dealer 8 with a 7 in
+    // the hole, who draws a 2 (17).
+    await stack(table, 'Qh 7d Qh 8s 2c');
+    await sit(p, table);
+    await bet(p.page, { 1: { main: '10.00', side: { 'lucky-ladies': '1.00' } } });
+    await p.page.waitForSelector('#bigwin.big');
+    await p.page.waitForTimeout(1600);
+    await p.page.screenshot({ path: path.join(OUT, `bigwin-${label}.png`) });
+    eq(await p.page.textContent('#bigwin .bigwin-amount'), '200.00', 'the banner counts up to the win');
+    await p.page.waitForSelector('#bigwin', { state: 'detached' });
+    await decide(p.page, 'stand');
+    await p.page.waitForSelector('#dealer-cards .card[data-card="7d"]');
+    await p.page.waitForTimeout(200);
+    await p.page.screenshot({ path: path.join(OUT, `paced-dealer-${label}.png`), fullPage: label === 'phone' });
+    const { rows } = await checkAgainstBooks(p);
+    await dealt(p.page);
+    await p.page.screenshot({ path: path.join(OUT, `result-${label}.png`), fullPage: label === 'phone' });
+    const texts = await p.page.$$eval('.settlement.mine', (els) => els.map((e) => e.textContent));
+    assert(texts.includes('Spot 1: 20 beats dealer 17, 1 to 1: +10.00'), `the main line: ${texts}`);
+    assert(texts.some((t) => /^Spot 1, Lucky Ladies: queen of hearts pair, 200 to 1: \+200\.00$/.test(t)), `the side line: ${texts}`);
+    eq(rows.length, 2, 'two lines');
+    await axe(p.page, `the ${label} table with its results`);
+    const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    assert(wide <= viewport.width, `no sideways scrolling at ${viewport.width} px: ${wide}`);
+    await p.context.close();
+  });
+}
 
 // ---- keyboard and accessibility -----------------------------------------------
 

@@ -56,6 +56,11 @@ static ASSETS: &[Asset] = &[
     asset!("lobby.js", JS),
     asset!("table.js", JS),
     asset!("panels.js", JS),
+    asset!("pacing.js", JS),
+    asset!("settings.js", JS),
+    asset!("sound.js", JS),
+    asset!("results.js", JS),
+    asset!("words.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

@@ -51,14 +51,23 @@ fn tables() -> String {
         ("closing", "classic"),
         ("axe-desktop", "lucky-ladies"),
         ("axe-phone", "lucky-ladies"),
+        ("pace", "classic"),
+        ("words-a", "classic"),
+        ("words-b", "classic"),
+        ("sound", "classic"),
+        ("pic-desktop", "lucky-ladies"),
+        ("pic-phone", "lucky-ladies"),
     ] {
         t.push((name.to_string(), game));
     }
     t.iter()
-        .map(|(name, game)| {
+        .map(|(name, game)| (name.as_str(), *game, 1500))
+        // A newcomer sits during the pause after a round: a longer one.
+        .chain([("stay", "classic", 6000)])
+        .map(|(name, game, pause)| {
             format!(
                 "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = 120\n\
-                 decision_secs = 120\npause_ms = 1500\n"
+                 decision_secs = 120\npause_ms = {pause}\n"
             )
         })
         .collect()

@@ -1,7 +1,8 @@
 // The app: routes (#/ log in, #/lobby, #/table/NAME), the account bar and the log-in
 // page. Each page is an object with a destroy() that closes what it opened.
 
-import { api, why } from './api.js';
+import { api } from './api.js';
+import { httpSentence } from './words.js';
 import { h, fill, notice } from './dom.js';
 import { show } from './money.js';
 import { Lobby } from './lobby.js';
@@ -42,6 +43,15 @@ function drawNav() {
   );
 }
 
+/** The session ended (log-out elsewhere, expiry): back to the log-in page, saying so. */
+app.sessionEnded = function sessionEnded(text) {
+  sessionStorage.setItem('felt.ended', text);
+  app.me = null;
+  drawNav();
+  location.hash = '#/';
+  route();
+};
+
 async function logout() {
   await api('POST', '/api/logout');
   sessionStorage.clear();
@@ -55,11 +65,14 @@ function loginPage(main) {
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
   const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
   const err = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
+  const ended = sessionStorage.getItem('felt.ended');
+  sessionStorage.removeItem('felt.ended');
+  const note = ended ? h('p', { class: 'login-note', id: 'login-note', role: 'status' }, ended) : null;
   const submit = async (kind) => {
     err.textContent = '';
     const r = await api('POST', kind === 'register' ? '/api/register' : '/api/login', { name: name.value, password: pass.value });
     if (!r.ok) {
-      err.textContent = why(r);
+      err.textContent = httpSentence(r);
       return;
     }
     sessionStorage.setItem('felt.previous', r.data.previous_login || '');
@@ -74,6 +87,7 @@ function loginPage(main) {
     'form',
     { class: 'login card-box', onsubmit: (e) => { e.preventDefault(); submit(e.submitter?.value || 'login'); } },
     h('h1', {}, 'Blackjack tables'),
+    note,
     h('p', {}, 'Log in, or register a new name (you start with play money).'),
     h('label', { for: 'name' }, 'Name'), name,
     h('label', { for: 'password' }, 'Password (at least 8 characters)'), pass,

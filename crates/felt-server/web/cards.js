@@ -40,3 +40,22 @@ export function backEl() {
 export function cardsText(codes) {
   return (codes || []).map((c) => cardName(c) || c).join(', ');
 }
+
+/**
+ * The blackjack total of the cards shown so far, for the total that rises card by card
+ * while the page paces a step ({total, soft}); the server's total replaces it once
+ * the step's last card has landed.
+ */
+export function totalOf(codes) {
+  let total = 0;
+  let aces = 0;
+  for (const c of codes || []) {
+    const r = c[0];
+    if (r === 'A') {
+      aces += 1;
+      total += 1;
+    } else total += 'TJQK'.includes(r) ? 10 : Number(r) || 0;
+  }
+  const soft = aces > 0 && total + 10 <= 21;
+  return { total: soft ? total + 10 : total, soft };
+}

@@ -1,7 +1,8 @@
 // The lobby: every table with its game, seats taken and free, limits and live
 // progressive meters (refreshed every few seconds), and the previous login.
 
-import { api, why } from './api.js';
+import { api } from './api.js';
+import { httpSentence } from './words.js';
 import { h, fill, notice, when } from './dom.js';
 import { show } from './money.js';
 import { rulesPanel } from './panels.js';
@@ -23,13 +24,18 @@ export class Lobby {
             : app.me?.last_login
               ? `Logged in since ${when(app.me.last_login)}.`
               : '';
+    // The greeting of a log-in is said once: it is gone on the next visit to the lobby.
+    sessionStorage.removeItem('felt.welcomed');
+    sessionStorage.removeItem('felt.previous');
     fill(
       main,
       h('section', { class: 'page lobby' },
         h('h1', {}, 'Tables'),
-        h('p', { class: 'previous', id: 'previous-login' }, greet),
+        this.greet = h('p', { class: 'previous', id: 'previous-login' }, greet),
         this.list),
     );
+    // A newcomer's welcome goes once read.
+    if (kind === 'register') this.greetTimer = setTimeout(() => { this.greet.textContent = ''; }, 10000);
     this.load();
     // Seats change with the players; meters are pushed as they move (below).
     this.timer = setInterval(() => this.load(), 3000);
@@ -49,6 +55,7 @@ export class Lobby {
 
   destroy() {
     clearInterval(this.timer);
+    clearTimeout(this.greetTimer);
     if (this.feed) this.feed.close();
   }
 
@@ -64,7 +71,7 @@ export class Lobby {
   async load() {
     const r = await api('GET', '/api/tables');
     if (!r.ok) {
-      notice(why(r), 'error');
+      notice(httpSentence(r), 'error');
       return;
     }
     const rows = r.data.tables.map((t) => {
@@ -77,8 +84,10 @@ export class Lobby {
         h('p', {}, `Bets ${show(t.limits.min)} to ${show(t.limits.max)}`),
         h('p', {}, `${t.taken ?? 0} of ${t.seats} seats taken, ${free} free`),
         meters,
-        h('p', { class: 'muted host-line' },
-          t.host?.live ? `Dealt by server ${t.host.server}` : 'Starting on a server...'),
+        // Which server deals a table is an operator's detail.
+        this.app.me?.role === 'operator'
+          ? h('p', { class: 'muted host-line' }, t.host?.live ? `Dealt by server ${t.host.server}` : 'Starting on a server...')
+          : t.host?.live ? null : h('p', { class: 'muted host-line' }, 'Opening the table...'),
         t.closed ? h('p', { class: 'muted' }, 'Closed') : null,
         h('div', { class: 'row' },
           t.closed ? null : h('a', { class: 'btn primary', href: `#/table/${t.name}`, 'aria-label': `Play ${t.game_name} at table ${t.name}` }, 'Play'),

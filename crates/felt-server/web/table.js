@@ -1,15 +1,20 @@
 // The table page: the table's WebSocket (docs/protocol.md), drawn from each `view`
-// the server sends. The page holds no game logic: the legal decisions, amounts,
-// totals and settlements are the server's; the page only keeps the bets being
-// placed (until sent) and the player's last bets (for Rebet).
+// the server sends, at the dealer's pace (pacing.js). The page holds no game logic:
+// the legal decisions, amounts, totals and settlements are the server's (a total
+// rising card by card while a step is paced is counted from the cards shown); the
+// page only keeps the bets being placed (until sent), the player's last bets (for
+// Rebet) and the last round's results until the next deal.
 
 import { h, fill, announce, notice } from './dom.js';
 import { toCents, plain, fmt, show, chipValues, chipFace } from './money.js';
 import { cardEl, backEl, cardName, cardsText } from './cards.js';
 import { api } from './api.js';
 import { rulesPanel, panelOpen } from './panels.js';
-
-const DEAL_STEP_MS = 220;
+import { Pacer } from './pacing.js';
+import { settings, settingsControls } from './settings.js';
+import { play } from './sound.js';
+import { sentence, signed, badgeWord, doubled, bigMoment, celebrate } from './results.js';
+import { tableSentence } from './words.js';
 
 /** Keys of the decisions (a decision's word -> its key). */
 const KEYS = {
@@ -55,6 +60,15 @@ export class Table {
     this.gameName = name;
     this.lastBets = this.loadLast();
     this.chip = null;
+    // Who sat at each seat while a round was in play (round id -> {seat: player}):
+    // a round's cards and results belong to them, not to whoever sits there now.
+    this.rosters = new Map();
+    // The last finished round's results, kept on the felt until the next deal.
+    this.kept = null;
+    this.celebrating = null;
+    this.latestMeters = null;
+    this.failedOpens = 0;
+    this.pacer = new Pacer((v, final) => this.show(v, final), () => settings.pace());
     this.build();
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
@@ -68,6 +82,9 @@ export class Table {
     clearInterval(this.tick);
     clearInterval(this.ping);
     clearTimeout(this.retryTimer);
+    clearTimeout(this.catchUpTimer);
+    this.pacer.stop();
+    if (this.celebrating) this.celebrating();
     document.removeEventListener('keydown', this.onKey);
     if (this.ws) this.ws.close();
     document.getElementById('banner').hidden = true;
@@ -122,12 +139,13 @@ export class Table {
       h('div', {}, this.title, h('p', { class: 'muted' }, `Table ${this.name}`)),
       this.meterBox,
       h('div', { class: 'row' },
+        settingsControls((what) => { if (what === 'sound') play('chip'); }),
         h('button', { type: 'button', class: 'btn', id: 'open-rules', onclick: () => rulesPanel(this.name) }, 'Rules'),
         h('button', { type: 'button', class: 'btn', id: 'leave', onclick: () => this.leave() }, 'Leave table')));
     fill(this.main,
       h('section', { class: 'table-page', 'aria-labelledby': 'table-title' },
         head,
-        h('div', { class: 'felt' },
+        this.felt = h('div', { class: 'felt' },
           h('div', { class: 'status-line' }, this.status, this.shoeText, h('span', { class: 'timer' }, this.timerText, this.timerBar)),
           this.dealer,
           this.seats),
@@ -147,7 +165,10 @@ export class Table {
     const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
     const ws = new WebSocket(url);
     this.ws = ws;
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
+      this.failedOpens = 0;
       const hello = { type: 'hello', version: 1, table: this.name };
       // A reconnection asks for what it missed; a fresh page for a fresh view.
       if (this.view && this.seq !== null) hello.last_seq = this.seq;
@@ -170,9 +191,12 @@ export class Table {
     ws.onclose = () => {
       if (this.ws === ws) clearInterval(this.ping);
       if (this.gone || this.ws !== ws) return;
-      const b = document.getElementById('banner');
-      b.textContent = 'Connection lost: reconnecting...';
-      b.hidden = false;
+      // An upgrade refused (429 too-many-sockets) closes before it opens; the page
+      // cannot read the status, so a few in a row say what may be the cause.
+      if (!opened) this.failedOpens += 1;
+      this.banner(this.failedOpens >= 2
+        ? 'Cannot join the table: if many felt tables are open in this browser, close some (8 at most). Retrying...'
+        : 'Connection lost: reconnecting...');
       this.retry = Math.min(this.retry + 1, 6);
       this.retryTimer = setTimeout(() => this.connect(), 300 * this.retry);
     };
@@ -183,8 +207,15 @@ export class Table {
       this.ws.send(JSON.stringify(msg));
       return true;
     }
-    notice('Not connected: your action was not sent.', 'error');
+    notice('Not connected: your action was not sent. Wait for the table to reconnect and try again.', 'error');
+    this.offline = true;
     return false;
+  }
+
+  banner(text) {
+    const b = document.getElementById('banner');
+    b.textContent = text || '';
+    b.hidden = !text;
   }
 
   frame(msg) {
@@ -192,49 +223,54 @@ export class Table {
     switch (msg.type) {
       case 'welcome':
         this.retry = 0;
-        document.getElementById('banner').hidden = true;
+        this.banner('');
         this.player = msg.player;
+        if (this.offline) notice('');
+        this.offline = false;
+        // What follows a (re)connection is shown at once: no replay at the dealer's pace.
+        this.catchUp = true;
+        clearTimeout(this.catchUpTimer);
+        this.catchUpTimer = setTimeout(() => { this.catchUp = false; }, 400);
         break;
       case 'view':
-        this.view = msg;
-        // Each view is the server's word on what is asked now.
-        this.acted.clear();
-        this.render();
+        msg.at = performance.now();
+        if (this.catchUp || !this.view) this.pacer.skip(msg);
+        else this.pacer.push(msg);
         break;
       case 'accepted':
         notice('Your answer is in: waiting for the other spots.');
+        this.waiting = true;
         break;
       case 'error':
         if (msg.code === 'away') {
-          const b = document.getElementById('banner');
-          b.textContent = 'The table is moving: reconnecting...';
-          b.hidden = false;
+          this.banner(tableSentence(msg));
           break;
         }
-        notice(msg.message || msg.code, 'error');
+        if (msg.code === 'session-ended') {
+          this.gone = true;
+          this.app.sessionEnded(tableSentence(msg));
+          break;
+        }
+        notice(tableSentence(msg), 'error');
         if (msg.id && this.sent && msg.id === this.sent.id) this.sent = null;
         if (msg.id && msg.id.startsWith('a-')) this.acted.clear();
         if (this.view) this.render();
         break;
       case 'meters':
-        // A meter moved (this table, another, or another server's).
-        this.drawMeters(msg.meters || []);
+        // A meter moved (this table, another, or another server's); held while cards
+        // are still landing or a jackpot is celebrated (the award shows after it).
+        this.latestMeters = msg.meters || [];
+        if (!this.pacer.busy && !this.celebrating) this.drawMeters(this.latestMeters);
         break;
-      case 'away': {
+      case 'away':
         // The table stopped here (its server went away, or it moves): the socket
         // closes and the page reconnects; the table resumes from the books.
-        const b = document.getElementById('banner');
-        b.textContent = 'The table is interrupted: reconnecting...';
-        b.hidden = false;
+        this.banner('The table is interrupted: reconnecting...');
         break;
-      }
-      case 'closed': {
-        const b = document.getElementById('banner');
-        b.textContent = `The table is closed: ${msg.reason}`;
-        b.hidden = false;
+      case 'closed':
+        this.banner(`The table is closed: ${msg.reason}`);
         this.gone = true;
         break;
-      }
       default:
         break;
     }
@@ -259,6 +295,57 @@ export class Table {
 
   // ---- rendering --------------------------------------------------------------
 
+  /** Draws a state the pacer releases: a card landing, or (final) a whole frame. */
+  show(v, final) {
+    const before = this.view;
+    this.view = v;
+    this.noteRoster(v);
+    if (!final) {
+      this.render();
+      if (v.landed) play('card');
+      return;
+    }
+    // Each view is the server's word on what is asked now.
+    this.acted.clear();
+    if (this.waiting && !(v.you?.decisions || []).some((d) => d.offer && d.answered)) {
+      this.waiting = false;
+      notice('');
+    }
+    const moment = this.moment(v);
+    if (moment) this.celebrating = () => {};
+    this.render();
+    const turn = (v.you?.decisions || []).filter((d) => !d.answered).map((d) => `${d.spot}-${d.hand}`).join();
+    const was = (before?.you?.decisions || []).filter((d) => !d.answered).map((d) => `${d.spot}-${d.hand}`).join();
+    if (turn && turn !== was) play('turn');
+    if (moment) this.celebrate(moment);
+    else if (this.wonNow) play('win');
+    this.wonNow = false;
+  }
+
+  /** Who plays each seat of a round in play; the player's own seat kept for a reload. */
+  noteRoster(v) {
+    const r = v.round;
+    if (!v.in_play || !r || r.phase === 'betting' || v.round_id == null) return;
+    if (!this.rosters.has(v.round_id)) {
+      const roster = {};
+      for (const s of v.seats || []) if (s.player && s.in_round !== false) roster[s.seat] = s.player;
+      this.rosters.set(v.round_id, roster);
+      while (this.rosters.size > 8) this.rosters.delete(this.rosters.keys().next().value);
+    }
+    const me = this.mySeat();
+    if (me !== null && (r.spots || []).some((sp) => sp.seat === me)) {
+      sessionStorage.setItem(`felt.played.${this.name}`, `${v.round_id}:${me}:${v.you?.player}`);
+    }
+  }
+
+  /** The player of `seat` in round `id` (null if this page does not know). */
+  playerOf(id, seat) {
+    const known = this.rosters.get(id)?.[seat];
+    if (known) return known;
+    const [round, at, who] = (sessionStorage.getItem(`felt.played.${this.name}`) || '').split(':');
+    return Number(round) === id && Number(at) === seat ? who : null;
+  }
+
   render() {
     const v = this.view;
     if (!v) return;
@@ -278,8 +365,7 @@ export class Table {
       this.sent = null;
       this.pending = {};
     }
-    this.order = this.dealOrder(v.events || []);
-    this.drawMeters(v.meters || []);
+    if (!this.celebrating) this.drawMeters(v.meters || []);
     this.drawTimer(v.timer);
     this.drawStatus(v);
     this.drawDealer(round);
@@ -297,35 +383,11 @@ export class Table {
     }
   }
 
-  /** The order cards were dealt in this view's events: a target per dealt card. */
-  dealOrder(events) {
-    const out = [];
-    for (const e of events) {
-      if (e.event === 'dealt') {
-        out.push(e.to?.who === 'dealer' ? 'd' : `${e.to?.seat}-${e.to?.spot}-${e.to?.hand}`);
-      } else if (e.event === 'hole-card-turned') {
-        out.push('d');
-      }
-    }
-    return { keys: out, used: new Set(), extra: out.length };
-  }
-
-  /** A card's deal delay (ms) if it is new on the table, else null. */
-  dealDelay(target, key) {
-    if (this.seen.has(key)) return null;
-    this.seen.add(key);
-    const o = this.order;
-    let i = o.keys.findIndex((k, n) => k === target && !o.used.has(n));
-    if (i >= 0) o.used.add(i);
-    else i = o.extra++;
-    return i * DEAL_STEP_MS;
-  }
-
-  placeCard(el, target, key) {
-    const delay = this.dealDelay(target, key);
-    if (delay !== null) {
+  /** A card new on the felt slides in (the pacer lands one at a time). */
+  placeCard(el, key) {
+    if (!this.seen.has(key)) {
+      this.seen.add(key);
       el.classList.add('deal');
-      el.style.animationDelay = `${delay}ms`;
     }
     return el;
   }
@@ -378,7 +440,8 @@ export class Table {
 
   drawTimer(timer) {
     if (timer && typeof timer.ms === 'number') {
-      this.deadline = performance.now() + timer.ms;
+      // From the frame's arrival: a frame shown after its cards keeps its deadline.
+      this.deadline = (this.view?.at ?? performance.now()) + timer.ms;
       this.timerTotal = Math.max(timer.ms, 1);
       this.timerFor = timer.for;
     } else {
@@ -410,6 +473,7 @@ export class Table {
     let text;
     if (v.closed) text = `Closed: ${v.closed}`;
     else if (!me) text = 'Take a seat to play.';
+    else if (v.pacing) text = ['dealer', 'settlement', 'done'].includes(r?.phase) ? "Dealer's turn." : 'Dealing.';
     else if (!v.in_play) text = 'Round over.';
     else if (r?.phase === 'betting') text = v.you?.may_bet ? 'Place your bets.' : 'Waiting for the other bets.';
     else if (v.you?.decisions?.some((d) => d.offer && !d.answered)) text = 'Insurance?';
@@ -430,17 +494,52 @@ export class Table {
     const occ = {};
     (d?.cards || []).forEach((c, i) => {
       occ[c] = (occ[c] || 0) + 1;
-      cards.push(this.placeCard(cardEl(c), 'd', `d-${c}-${occ[c]}`));
-      if (i === 0 && d.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd', 'd-hole'));
+      const key = `d-${c}-${occ[c]}`;
+      if (i === 1 && this.seen.has('d-hole') && !this.seen.has(key)) {
+        // The hole card turns over where it lies.
+        this.seen.add(key);
+        const el = cardEl(c);
+        el.classList.add('flip');
+        cards.push(el);
+      } else {
+        cards.push(this.placeCard(cardEl(c), key));
+      }
+      if (i === 0 && d.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd-hole'));
     });
-    if (!d?.cards?.length && d?.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd', 'd-hole'));
-    const total = d?.cards?.length ? h('p', { class: 'total', id: 'dealer-total' }, `Dealer ${d.total}`) : null;
+    if (!d?.cards?.length && d?.hole === 'face-down') cards.push(this.placeCard(backEl(), 'd-hole'));
+    let words = null;
+    if (d?.cards?.length) {
+      if (d.cards.length === 2 && d.total === 21) words = 'Dealer: Blackjack';
+      else if (d.total > 21) words = `Dealer busts with ${d.total}`;
+      else words = `Dealer ${d.soft ? 'soft ' : ''}${d.total}`;
+    }
+    const total = words ? h('p', { class: 'total', id: 'dealer-total', dataset: { total: d.total } }, words) : null;
     fill(this.dealer, h('div', { class: 'cards', id: 'dealer-cards' }, cards), total);
+  }
+
+  /** Whether a round has a card on the felt. */
+  static dealt(round) {
+    return Boolean(round?.dealer?.cards?.length || round?.dealer?.hole === 'face-down'
+      || (round?.spots || []).some((sp) => (sp.hands || []).some((hd) => hd.cards?.length)));
+  }
+
+  /**
+   * The results the page shows: the round's own while it is dealt or over, else the
+   * last round's kept until the next deal. {id, round, lines, done, kept}.
+   */
+  resultsOf(v) {
+    const current = {
+      id: v.round_id, round: v.round, lines: v.settlements || [], kept: false,
+      done: Boolean(v.round) && !v.pacing && (!v.in_play || v.round.phase === 'done'),
+    };
+    if (this.kept && this.kept.id !== v.round_id && !Table.dealt(v.round)) return { ...this.kept, done: false, kept: true };
+    return current;
   }
 
   drawSeats(v) {
     const me = this.mySeat();
-    const spots = v.round?.spots || [];
+    const res = this.resultsOf(v);
+    const live = v.in_play && !res.kept;
     const boxes = (v.seats || []).map((s) => {
       const mine = me !== null && s.seat === me;
       const label = s.player ? `Seat ${s.seat}: ${s.player}${mine ? ' (you)' : ''}` : `Seat ${s.seat}: free`;
@@ -455,50 +554,81 @@ export class Table {
       } else if (s.connected === false) {
         body.push(h('p', { class: 'muted away' }, 'away'));
       }
+      // A finished round's cards and results are drawn only under the player who
+      // played them (a newcomer at that seat never sees them as theirs).
+      const theirs = s.player && (live || this.playerOf(res.id, s.seat) === s.player);
+      const past = theirs ? (res.round?.spots || []).filter((x) => x.seat === s.seat) : [];
+      if (res.kept && past.length) {
+        body.push(h('div', { class: 'last-round', role: 'group', 'aria-label': 'Last round' },
+          h('p', { class: 'spot-name' }, 'Last round'), past.map((sp) => this.spotEl(sp, { ...res, kept: true }, v))));
+      }
       if (mine && this.betting()) {
         body.push(this.betSpots(v));
       } else {
-        for (const sp of spots.filter((x) => x.seat === s.seat)) body.push(this.spotEl(sp, v, mine));
+        const now = res.kept ? (v.round?.spots || []).filter((x) => x.seat === s.seat) : past;
+        for (const sp of now) body.push(this.spotEl(sp, res.kept ? { lines: [] } : res, v));
       }
       return h('section', { class: `seat${mine ? ' mine' : ''}${s.player ? '' : ' free'}`, dataset: { seat: s.seat }, 'aria-label': label }, head, body);
     });
     fill(this.seats, boxes);
   }
 
-  /** A spot as the round has it: its wagers and its hands. */
-  spotEl(sp, v, mine) {
+  /** A wager's circle: its name, its stake, and once settled what it paid or lost. */
+  circle(kind, wager, name, amount, net) {
+    const paid = net === undefined ? null
+      : h('span', { class: `circle-net ${net > 0 ? 'won' : net < 0 ? 'lost' : 'push'}` }, signed(net));
+    return h('div', {
+      class: `circle ${kind}${net > 0 ? ' paid' : net < 0 ? ' taken' : ''}`,
+      dataset: { wager, amount },
+      'aria-label': `${name} ${show(amount)}${net === undefined ? '' : `, ${signed(net)}`}`,
+    }, h('span', { class: 'circle-name' }, name), h('span', { class: 'circle-amount' }, show(amount)), paid);
+  }
+
+  /** A spot as the round has it: its wagers, its hands with cards, their results. */
+  spotEl(sp, res, v) {
     const turn = v.round?.turn;
+    const lines = (res.lines || []).filter((x) => x.seat === sp.seat && x.spot === sp.spot);
+    const netOf = (wager) => {
+      const ls = lines.filter((x) => x.wager === wager);
+      return ls.length ? ls.reduce((a, x) => a + (toCents(x.net) ?? 0), 0) : undefined;
+    };
+    // The main circle holds every hand's stake: a double or a split shows in it.
+    const staked = (sp.hands || []).reduce((a, hd) => a + (toCents(hd.stake) ?? 0), 0);
+    const main = staked > (toCents(sp.main) ?? 0) && (sp.hands || []).some((hd) => hd.cards?.length) ? plain(staked) : sp.main;
+    const anyDoubled = (sp.hands || []).some((hd) => doubled(sp, hd));
     const circles = [
-      h('div', { class: 'circle main', dataset: { wager: 'main', amount: sp.main }, 'aria-label': `Main bet ${show(sp.main)}` },
-        h('span', { class: 'circle-name' }, 'Main'), h('span', { class: 'circle-amount' }, show(sp.main))),
-      ...(sp.side_bets || []).map((b) =>
-        h('div', { class: 'circle side', dataset: { wager: b.id, amount: b.amount }, 'aria-label': `${this.sideName(b.id)} ${show(b.amount)}` },
-          h('span', { class: 'circle-name' }, this.sideName(b.id)), h('span', { class: 'circle-amount' }, show(b.amount)))),
+      this.circle('main', 'main', anyDoubled ? 'Main ×2' : 'Main', main, netOf('main')),
+      ...(sp.side_bets || []).map((b) => this.circle('side', b.id, this.sideName(b.id), b.amount, netOf(b.id))),
     ];
-    if (toCents(sp.insurance) > 0) {
-      circles.push(h('div', { class: 'circle ins', dataset: { wager: 'insurance', amount: sp.insurance }, 'aria-label': `Insurance ${show(sp.insurance)}` },
-        h('span', { class: 'circle-name' }, 'Insurance'), h('span', { class: 'circle-amount' }, show(sp.insurance))));
-    }
-    const hands = (sp.hands || []).map((hd) => {
+    if (toCents(sp.insurance) > 0) circles.push(this.circle('ins', 'insurance', 'Insurance', sp.insurance, netOf('insurance')));
+    // A hand is drawn once it has a card: no empty hand before the deal.
+    const hands = (sp.hands || []).filter((hd) => hd.cards?.length).map((hd) => {
       const target = `${sp.seat}-${sp.spot}-${hd.hand}`;
       const inPlay = turn && turn.seat === sp.seat && turn.spot === sp.spot && turn.hand === hd.hand;
       const occ = {};
       const cards = (hd.cards || []).map((c) => {
         occ[c] = (occ[c] || 0) + 1;
-        return this.placeCard(cardEl(c), target, `${target}-${c}-${occ[c]}`);
+        // A kept round's cards lie still: they landed in their own round.
+        return res.kept ? cardEl(c) : this.placeCard(cardEl(c), `${target}-${c}-${occ[c]}`);
       });
-      const status = hd.status && hd.status !== 'open' ? ` ${hd.status}` : '';
+      const settled = lines.find((x) => x.wager === 'main' && x.hand === hd.hand);
+      const total = hd.status === 'natural' ? 'Blackjack' : `${hd.soft ? 'soft ' : ''}${hd.total}`;
+      const status = hd.status === 'busted' ? 'bust' : hd.status === 'surrendered' ? 'surrendered' : '';
+      const dbl = doubled(sp, hd);
+      const badge = settled ? badgeWord(settled.outcome) : null;
       return h('div', {
-        class: `hand${inPlay ? ' in-play' : ''}`,
-        dataset: { hand: hd.hand, stake: hd.stake },
+        class: `hand${inPlay ? ' in-play' : ''}${dbl ? ' doubled' : ''}`,
+        dataset: { hand: hd.hand, stake: hd.stake, outcome: settled?.outcome },
         'aria-current': inPlay ? 'true' : null,
-        'aria-label': `Hand ${hd.hand}: ${cardsText(hd.cards)}, total ${hd.total}${hd.soft ? ' soft' : ''}${status}${inPlay ? ', in play' : ''}`,
+        'aria-label': `Hand ${hd.hand}: ${cardsText(hd.cards)}, ${hd.status === 'natural' ? 'blackjack' : `total ${hd.total}${hd.soft ? ' soft' : ''}`}${dbl ? ', doubled' : ''}${status ? `, ${status}` : ''}${badge ? `, ${badge.toLowerCase()}` : ''}${inPlay ? ', in play' : ''}`,
       },
       h('div', { class: 'cards' }, cards),
       h('p', { class: 'hand-info' },
-        h('span', { class: 'hand-total' }, `${hd.soft ? 'soft ' : ''}${hd.total}`),
+        h('span', { class: 'hand-total' }, total),
         h('span', { class: 'hand-stake' }, ` · ${show(hd.stake)}`),
-        status ? h('span', { class: `hand-status ${hd.status}` }, status) : null),
+        dbl ? h('span', { class: 'hand-doubled' }, ' doubled') : null,
+        status && !badge ? h('span', { class: `hand-status ${hd.status}` }, ` ${status}`) : null),
+      badge ? h('p', { class: `badge ${settled.outcome}` }, badge) : null,
       inPlay ? pointer() : null);
     });
     return h('div', { class: 'spot', dataset: { spot: sp.spot } },
@@ -558,6 +688,7 @@ export class Table {
     else p.side[wager] = next;
     this.pending[spot] = p;
     notice('');
+    play('chip');
     this.render();
   }
 
@@ -695,10 +826,26 @@ export class Table {
     fill(this.controls, parts);
   }
 
-  drawResults(v) {
+  /** The player's own lines of results `res`, and everyone's as the page lists them. */
+  lines(v, res) {
     const me = this.mySeat();
-    const lines = v.settlements || [];
-    const mine = lines.filter((s) => s.seat === me);
+    const live = v.in_play && !res.kept;
+    const who = (seat) => (live ? (v.seats || []).find((x) => x.seat === seat)?.player : this.playerOf(res.id, seat));
+    const mine = [];
+    const others = [];
+    for (const s of res.lines) {
+      const player = who(s.seat);
+      if (player && player === v.you?.player && (me !== null || res.kept || !v.in_play)) mine.push(s);
+      // Someone else's result at the seat the player took since is not theirs to see as theirs.
+      else if (player || s.seat !== me) others.push({ s, player: player || `Seat ${s.seat}` });
+    }
+    return { mine, others };
+  }
+
+  drawResults(v) {
+    const res = this.resultsOf(v);
+    const { mine, others } = this.lines(v, res);
+    const words = (s) => sentence(s, res.round, (id) => this.sideName(id));
     let won = 0;
     let lost = 0;
     for (const s of mine) {
@@ -706,27 +853,60 @@ export class Table {
       if (net > 0) won += net;
       else lost -= net;
     }
-    const items = [...mine, ...lines.filter((s) => s.seat !== me)].map((s) => {
+    const item = (s, mineToo, player) => {
       const net = toCents(s.net) ?? 0;
       return h('li', {
-        class: `settlement ${net > 0 ? 'won' : net < 0 ? 'lost' : 'push'}${s.seat === me ? ' mine' : ''}`,
-        dataset: { seat: s.seat, spot: s.spot, hand: s.hand, wager: s.wager, net: s.net, stake: s.stake, returned: s.returned },
-      }, s.seat === me ? '' : `${(v.seats || []).find((x) => x.seat === s.seat)?.player || `Seat ${s.seat}`}: `, String(s.text).replace(/([+-]?)(\d+\.\d\d)$/, (m, sign, a) => `${sign}${show(a)}`));
-    });
+        class: `settlement ${net > 0 ? 'won' : net < 0 ? 'lost' : 'push'}${mineToo ? ' mine' : ''}`,
+        dataset: { seat: s.seat, spot: s.spot, hand: s.hand, wager: s.wager, net: s.net, stake: s.stake, returned: s.returned, outcome: s.outcome },
+      }, mineToo ? '' : `${player}: `, words(s));
+    };
+    const items = [...mine.map((s) => item(s, true)), ...others.map((o) => item(o.s, false, o.player))];
     const totals = mine.length
       ? h('p', { class: 'totals', id: 'totals' },
         h('span', { class: 'won', dataset: { value: plain(won) } }, `Won ${fmt(won)}`), ' · ',
         h('span', { class: 'lost', dataset: { value: plain(lost) } }, `Lost ${fmt(lost)}`))
       : null;
-    fill(this.results, items.length ? h('ul', { class: 'settlements', id: 'settlements' }, items) : h('p', { class: 'muted' }, 'No results yet this round.'), totals);
-    const done = !v.in_play || v.round?.phase === 'done';
-    this.results.dataset.round = v.round_id ?? '';
-    this.results.dataset.done = String(Boolean(done && v.round));
-    const key = `${v.round_id}`;
-    if (done && mine.length && !this.announced.has(key)) {
+    const title = res.kept ? h('p', { class: 'muted results-when' }, `Round ${res.id}, until the next deal:`) : null;
+    fill(this.results, title,
+      items.length ? h('ul', { class: 'settlements', id: 'settlements' }, items) : h('p', { class: 'muted' }, 'The results appear here after the dealer\'s turn.'),
+      totals);
+    this.results.dataset.round = res.id ?? '';
+    this.results.dataset.done = String(res.done);
+    this.results.dataset.kept = String(res.kept);
+    if (res.done && res.lines.length) this.kept = { id: res.id, round: res.round, lines: res.lines };
+    const key = `${res.id}`;
+    if (res.done && mine.length && !this.announced.has(key)) {
       this.announced.add(key);
-      announce(`${mine.map((s) => s.text).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
+      this.wonNow = won > 0;
+      announce(`${mine.map(words).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
     }
+  }
+
+  /** A big win of the player in a frame just shown (once a round), or null. */
+  moment(v) {
+    const res = this.resultsOf(v);
+    if (!res.done || this.celebrated === res.id) return null;
+    const { mine } = this.lines(v, res);
+    let best = null;
+    for (const s of mine) {
+      const m = bigMoment(s);
+      if (m && (!best || m.kind === 'jackpot' || m.cents > best.cents)) {
+        best = { ...m, title: sentence(s, res.round, (id) => this.sideName(id)).replace(/: [+-][\d,.]+$/, '') };
+      }
+    }
+    if (best) this.celebrated = res.id;
+    return best;
+  }
+
+  /** The banner of a big win; a progressive's meter shows its reset after it. */
+  celebrate(m) {
+    play(m.kind === 'jackpot' ? 'jackpot' : 'big-win');
+    this.celebrating = celebrate(this.felt, m, m.title, settings.pace().banner, () => {
+      this.celebrating = null;
+      if (this.gone) return;
+      this.drawMeters(this.view?.meters || []);
+      if (this.latestMeters) this.drawMeters(this.latestMeters);
+    });
   }
 
   /** Says the cards new to the player's own hands and the dealer's. */

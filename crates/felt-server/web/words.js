@@ -1,0 +1,78 @@
+// What the page says when the server refuses something: each error code of
+// docs/protocol.md (table socket and HTTP) as a sentence written for a player, with
+// what to do. The server's own message is never shown raw.
+
+import { show } from './money.js';
+
+const TABLE = {
+  'bad-message': 'The page sent something the table did not understand: reload the page and try again.',
+  'unknown-type': 'The page sent something the table did not understand: reload the page and try again.',
+  'too-large': 'That message was too long for the table: reload the page and try again.',
+  version: 'This page is older than the table: reload the page.',
+  hello: 'The page lost its place at the table: reload the page.',
+  'no-table': 'There is no such table: pick one in the lobby.',
+  'table-closed': 'This table is closed: pick another one in the lobby.',
+  'not-seated': 'Take a seat first.',
+  'seat-taken': 'Someone just took that seat: pick a free one.',
+  'seated-elsewhere': 'You are sitting at another table: go back to it and press "Leave table" first.',
+  'already-seated': 'You already have a seat at this table.',
+  'not-betting': 'Bets are closed for this round: bet again when the next round opens.',
+  'already-bet': 'Your bets for this round are already in.',
+  'other-round': 'That was for a round that is over: the table has moved on.',
+  'already-applied': 'That answer was already taken.',
+  'bad-action-id': 'The page sent something the table did not understand: reload the page and try again.',
+  'not-your-turn': 'It is not your turn yet: wait for the pointer under your hand.',
+  'not-this-hand': 'That hand is not the one in play: decide on the hand with the pointer.',
+  'insufficient-funds': 'Your balance does not cover that: nothing was done, and your hand plays on. Choose another action.',
+  'balance-changed': 'Your balance changed since this round opened: your bet was not taken. Bet again in the next round.',
+  'rate-limited': 'That was too fast: wait a moment and try again.',
+  busy: 'The table is very busy: nothing was done. Try again in a moment.',
+  forbidden: 'That is not allowed for your account.',
+  'session-ended': 'Your session ended (you logged out, or it was unused too long): log in again to play.',
+  'too-many-sockets': 'You have too many tables open: close one of them (8 at most) and this table will connect.',
+  away: 'The table is moving: reconnecting...',
+};
+
+const HTTP = {
+  'bad-login': 'That name and password are wrong: check them, or register a new name.',
+  'no-session': 'You are not logged in: log in to play.',
+  'name-taken': 'That name is taken: choose another one, or log in if it is yours.',
+  locked: 'Too many wrong passwords: this account is locked for 15 minutes.',
+  'cross-origin': 'This request came from another site and was refused: open felt from its own address.',
+  books: 'The casino cannot read its books right now: try again in a minute.',
+  'bad-name': 'That name will not do: use at most 32 letters, digits, "-" or "_".',
+  'bad-password': 'That password will not do: use at least 8 characters.',
+  network: 'The server cannot be reached: check your connection and try again.',
+};
+
+/** The engine's own refusals (`refused`), as a player reads them. */
+function refusal(message) {
+  const m = String(message || '');
+  const cover = /balance of (\d+\.\d\d) does not cover (\d+\.\d\d)/.exec(m);
+  if (cover) return `Your balance (${show(cover[1])}) does not cover ${show(cover[2])}: bet less.`;
+  const range = /not an allowed amount \((\d+\.\d\d) to (\d+\.\d\d)\)/.exec(m);
+  if (range) return `Choose an amount from ${show(range[1])} to ${show(range[2])}.`;
+  if (/above the table's limit/.test(m)) return 'Your balance is above the most a seat may hold when it bets: take some out before you bet again.';
+  const below = /(?:minimum|at least) (?:is )?(\d+\.\d\d)/.exec(m);
+  if (below) return `That is below the table's minimum (${show(below[1])}): add chips.`;
+  const above = /(?:maximum|at most) (?:is )?(\d+\.\d\d)/.exec(m);
+  if (above) return `That is above the table's maximum (${show(above[1])}): take chips off.`;
+  return 'The dealer cannot take that: it is not allowed by the table\'s rules right now (see Rules).';
+}
+
+/** A refusal frame of the table socket ({code, message}) as a player's sentence. */
+export function tableSentence(err) {
+  if (err?.code === 'refused') return refusal(err.message);
+  return TABLE[err?.code] || 'The table refused that: try again, or reload the page.';
+}
+
+/** A failed HTTP answer ({status, data: {error, message}}) as a player's sentence. */
+export function httpSentence(res) {
+  const code = res?.data?.error;
+  if (HTTP[code]) return HTTP[code];
+  if (TABLE[code]) return TABLE[code];
+  if (res?.status === 400) return 'The server could not read that: check what you typed and try again.';
+  if (res?.status === 429) return 'Too many tries: wait a little and try again.';
+  if (res?.status >= 500) return 'The server has a problem right now: try again in a minute.';
+  return 'That did not work: try again in a moment.';
+}
