@@ -48,8 +48,9 @@ app.sessionEnded = function sessionEnded(text) {
   sessionStorage.setItem('felt.ended', text);
   app.me = null;
   drawNav();
-  location.hash = '#/';
-  route();
+  // A change of address routes by itself (hashchange); the same one does not.
+  if (location.hash && location.hash !== '#/') location.hash = '#/';
+  else route();
 };
 
 async function logout() {

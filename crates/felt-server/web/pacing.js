@@ -17,7 +17,7 @@ export function cardSteps(events) {
   const out = [];
   for (const e of events || []) {
     if (e.event === 'dealt' && !e.side_bet_only) out.push({ target: targetOf(e.to), down: e.face_up === false });
-    else if (e.event === 'hole-card-turned') out.push({ target: 'd', flip: true });
+    else if (e.event === 'hole-card-turned') out.push({ target: 'd', flip: true, card: e.card });
   }
   return out;
 }
@@ -36,14 +36,17 @@ function cut(hand, hidden) {
 export function partial(view, steps, done, before) {
   const rest = steps.slice(done);
   const hidden = {};
-  for (const s of rest) if (!s.down) hidden[s.target] = (hidden[s.target] || 0) + 1;
+  for (const s of rest) if (!s.down && !s.flip) hidden[s.target] = (hidden[s.target] || 0) + 1;
   const v = structuredClone(view);
   const r = v.round;
   const d = r?.dealer;
   if (d) {
-    const flipping = rest.some((s) => s.flip);
-    if (hidden.d || flipping) cut(d, hidden.d || 0);
-    if (flipping) d.hole = 'face-down';
+    // The hole card, wherever the dealing order puts it, is not shown until it turns.
+    const flip = rest.find((s) => s.flip);
+    const at = flip ? d.cards.indexOf(flip.card) : -1;
+    if (at >= 0) d.cards.splice(at, 1);
+    if (hidden.d || flip) cut(d, hidden.d || 0);
+    if (flip) d.hole = 'face-down';
     else if (rest.some((s) => s.down && s.target === 'd')) d.hole = 'none';
   }
   for (const sp of r?.spots || []) {
@@ -66,6 +69,8 @@ export function partial(view, steps, done, before) {
   v.meters = before?.meters || view.meters;
   v.in_play = true;
   v.pacing = true;
+  // The frame's timer (the next round's, say) starts once its cards have landed.
+  v.timer = null;
   v.landed = steps[done - 1];
   if (v.you) {
     v.you.decisions = [];

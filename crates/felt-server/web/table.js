@@ -194,6 +194,13 @@ export class Table {
       // An upgrade refused (429 too-many-sockets) closes before it opens; the page
       // cannot read the status, so a few in a row say what may be the cause.
       if (!opened) this.failedOpens += 1;
+      // A socket closed with its session (log-out elsewhere, expiry): to the log-in page.
+      api('GET', '/api/me').then((r) => {
+        if (r.status === 401 && !this.gone) {
+          this.gone = true;
+          this.app.sessionEnded(tableSentence({ code: 'session-ended' }));
+        }
+      });
       this.banner(this.failedOpens >= 2
         ? 'Cannot join the table: if many felt tables are open in this browser, close some (8 at most). Retrying...'
         : 'Connection lost: reconnecting...');
@@ -300,6 +307,8 @@ export class Table {
     const before = this.view;
     this.view = v;
     this.noteRoster(v);
+    const turned = (v.events || []).find((e) => e.event === 'hole-card-turned');
+    if (turned) this.hole = { round: v.round_id, card: turned.card };
     if (!final) {
       this.render();
       if (v.landed) play('card');
@@ -492,7 +501,12 @@ export class Table {
     const d = round?.dealer;
     const cards = [];
     const occ = {};
-    (d?.cards || []).forEach((c, i) => {
+    // The turned hole card lies where it lay face down: second, after the up card
+    // (the server lists the dealer's cards in the order dealt).
+    const list = [...(d?.cards || [])];
+    const hole = this.hole?.round === this.view?.round_id && d?.hole === 'turned' ? list.indexOf(this.hole.card) : -1;
+    if (hole >= 0 && list.length > 1) list.splice(1, 0, ...list.splice(hole, 1));
+    list.forEach((c, i) => {
       occ[c] = (occ[c] || 0) + 1;
       const key = `d-${c}-${occ[c]}`;
       if (i === 1 && this.seen.has('d-hole') && !this.seen.has(key)) {
@@ -882,19 +896,21 @@ export class Table {
     }
   }
 
-  /** A big win of the player in a frame just shown (once a round), or null. */
+  /** A big win of the player new in a frame just shown (each once), or null. */
   moment(v) {
     const res = this.resultsOf(v);
-    if (!res.done || this.celebrated === res.id) return null;
+    if (res.kept) return null;
     const { mine } = this.lines(v, res);
+    this.celebrated = this.celebrated || new Set();
     let best = null;
     for (const s of mine) {
+      const key = `${res.id}-${s.spot}-${s.hand}-${s.wager}`;
       const m = bigMoment(s);
-      if (m && (!best || m.kind === 'jackpot' || m.cents > best.cents)) {
+      if (m && !this.celebrated.has(key) && (!best || m.kind === 'jackpot' || m.cents > best.cents)) {
+        this.celebrated.add(key);
         best = { ...m, title: sentence(s, res.round, (id) => this.sideName(id)).replace(/: [+-][\d,.]+$/, '') };
       }
     }
-    if (best) this.celebrated = res.id;
     return best;
   }
 
