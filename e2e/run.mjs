@@ -424,7 +424,8 @@ test('an operator closes the table: the page says so in its banner', async (b) =
   const status = await opPage.evaluate(async ([name, password]) => {
     const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password }) });
     if (!login.ok) return `login ${login.status}`;
-    return (await fetch('/api/operator/tables/closing/close', { method: 'POST' })).status;
+    const close = await fetch('/api/operator/tables/closing/close', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return close.status;
   }, [process.env.FELT_OPERATOR, process.env.FELT_OPERATOR_PASSWORD]);
   eq(status, 202, 'the operator closes the table');
   await p.page.waitForSelector('#banner:not([hidden])');

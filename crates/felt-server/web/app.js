@@ -43,7 +43,7 @@ function drawNav() {
 }
 
 async function logout() {
-  await api('POST', '/api/logout');
+  await api('POST', '/api/logout', {});
   sessionStorage.clear();
   app.me = null;
   drawNav();

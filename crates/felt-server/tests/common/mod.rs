@@ -139,6 +139,56 @@ pub async fn register(url: &str, name: &str) -> String {
         .to_string()
 }
 
+/// Logs `name` in with `password`; returns its session cookie, or the refusal's status.
+pub async fn login(url: &str, name: &str, password: &str) -> Result<String, u16> {
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/login"))
+        .json(&json!({"name": name, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    if r.status() != 200 {
+        return Err(r.status().as_u16());
+    }
+    Ok(r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string())
+}
+
+/// Makes the operator `name` (password `NAME-secret`) in the server's books and logs
+/// it in; returns its session cookie.
+pub async fn operator(server: &Running, name: &str) -> String {
+    let password = format!("{name}-secret");
+    let hash = felt_server::auth::hash_password(&password).unwrap();
+    let n = name.to_string();
+    server
+        .state
+        .books()
+        .run(move |st| {
+            st.create_login(&felt_store::NewLogin {
+                name: &n,
+                password_hash: &hash,
+                role: felt_store::Role::Operator,
+                starting_balance: felt_core::Money::ZERO,
+                now_ms: 0,
+            })
+        })
+        .await
+        .unwrap();
+    login(&server.url, name, &password).await.unwrap()
+}
+
+/// Now, in milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// A raw WebSocket client.
 pub struct Client {
     pub tx: futures_util::stream::SplitSink<
