@@ -76,8 +76,22 @@ pub async fn start_hosted(
     settings: Settings,
     hosting: impl FnOnce(Hosting) -> Hosting,
 ) -> Running {
-    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
     let at = felt_store::BooksAt::Sqlite(db.clone());
+    start_at(dir, db, &at, tables, &preset, settings, hosting).await
+}
+
+/// Starts a server on the books at `at` (`db` is kept in [`Running`] as given), its
+/// tables' games loaded by `load`, with these settings and hosting.
+pub async fn start_at(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    at: &felt_store::BooksAt,
+    tables: &str,
+    load: &dyn Fn(&str) -> Result<felt_core::Rules, String>,
+    settings: Settings,
+    hosting: impl FnOnce(Hosting) -> Hosting,
+) -> Running {
+    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), load).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let hosting = hosting(Hosting::new(
@@ -85,7 +99,7 @@ pub async fn start_hosted(
         url.clone(),
     ));
     let state = Server::start(
-        felt_server::books::setup(&at).unwrap(),
+        felt_server::books::setup(at).unwrap(),
         cfg,
         settings,
         hosting,

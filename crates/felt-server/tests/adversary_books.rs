@@ -1,0 +1,211 @@
+//! The server against its own players, through the books: recall shows no card a
+//! player has not seen while its shoe is in play; a player sits at one table across
+//! every server sharing the books; a table started again seats its players where
+//! they sat; a round whose first bet was refused never stays open.
+
+mod common;
+
+use common::{start_at, Running};
+use felt_server::app::Settings;
+use felt_server::bots::{self, BotsConfig};
+use felt_store::{BooksAt, RoundId};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The games: the presets, and `tiny`: classic dealt from one deck cut at 30%, so a
+/// shoe lasts a round or two and retires within the test.
+fn games(name: &str) -> Result<felt_core::Rules, String> {
+    let text = |n: &str| {
+        felt_core::presets::PRESETS
+            .iter()
+            .find(|(p, _)| *p == n)
+            .map(|(_, t)| t.to_string())
+            .ok_or_else(|| format!("no game `{n}`"))
+    };
+    let toml = match name {
+        "tiny" => text("classic")?
+            .replace("decks = 6 ", "decks = 1 ")
+            .replace("penetration = 0.75", "penetration = 0.3"),
+        other => text(other)?,
+    };
+    felt_core::Rules::from_toml(&toml, &format!("games/{name}.toml")).map_err(|e| e.to_string())
+}
+
+fn settings() -> Settings {
+    Settings {
+        rate_per_s: 200.0,
+        burst: 400.0,
+        ..Settings::default()
+    }
+}
+
+async fn server(dir: tempfile::TempDir, at: &BooksAt, tables: &str) -> Running {
+    let db = match at {
+        BooksAt::Sqlite(p) => p.clone(),
+        BooksAt::Postgres(_) => dir.path().join("unused.db"),
+    };
+    start_at(dir, db, at, tables, &games, settings(), |mut h| {
+        h.renew = Duration::from_millis(200);
+        h.lease = Duration::from_secs(2);
+        h
+    })
+    .await
+}
+
+/// Registers (or logs in) `name` with `password`; its session cookie.
+async fn session(url: &str, name: &str, password: &str) -> String {
+    let http = reqwest::Client::new();
+    let body = json!({"name": name, "password": password});
+    for path in ["register", "login"] {
+        let r = http
+            .post(format!("{url}/api/{path}"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        if r.status().is_success() {
+            return r.headers()["set-cookie"]
+                .to_str()
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string();
+        }
+    }
+    panic!("{name} can neither register nor log in at {url}");
+}
+
+async fn get(url: &str, cookie: &str) -> Value {
+    let r = reqwest::Client::new()
+        .get(url)
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{url}: {}", r.status());
+    r.json().await.unwrap()
+}
+
+/// The face-down events of a recalled round that carry their card.
+fn face_down_cards(game: &Value) -> Vec<Value> {
+    game["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["face_up"] == false && e.get("card").is_some())
+        .cloned()
+        .collect()
+}
+
+/// Whether round `id`'s shoe is retired, as the books say now.
+fn retired(s: &Running, id: i64) -> bool {
+    let r = s.state.books().read(|st| st.round(RoundId(id))).unwrap();
+    r.and_then(|r| r.shoe).is_some_and(|sh| sh.is_retired())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_recall_answer_carries_a_face_down_card_of_a_shoe_in_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = BooksAt::Sqlite(dir.path().join("felt.db"));
+    let tables = "[[table]]\nname = \"tiny\"\ngame = \"tiny\"\nbetting_secs = 30\ndecision_secs = 30\npause_ms = 0\n";
+    let s = server(dir, &at, tables).await;
+    // The bot whose recall is read: its account made here, so the test can log in.
+    let cookie = session(&s.url, "rb-0-0", "rb-0-0-password").await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let reader = {
+        let (url, cookie, stop) = (s.url.clone(), cookie.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut answers = Vec::new();
+            while !stop.load(Ordering::SeqCst) {
+                answers.push(get(&format!("{url}/api/history?n=100"), &cookie).await);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            answers
+        })
+    };
+    let cfg = BotsConfig {
+        servers: vec![s.url.clone()],
+        tables: 1,
+        players: 2,
+        rounds: 16,
+        prefix: "rb".to_string(),
+        stall: Duration::from_secs(60),
+        keep_frames: false,
+        think: Duration::ZERO,
+    };
+    let report = bots::run(cfg).await.unwrap();
+    assert_eq!(report.errors, 0, "{:?}", report.error_messages);
+    stop.store(true, Ordering::SeqCst);
+    let mut answers = reader.await.unwrap();
+    answers.push(get(&format!("{}/api/history?n=100", s.url), &cookie).await);
+    assert!(answers.len() > 5, "{} answers", answers.len());
+    // Every face-down card in any answer is of a shoe retired by now (a shoe retires
+    // once: one in play now was in play when the answer was given).
+    let mut leaks = Vec::new();
+    for a in &answers {
+        for g in a["games"].as_array().unwrap() {
+            let id = g["round"].as_i64().unwrap();
+            for e in face_down_cards(g) {
+                if !retired(&s, id) {
+                    leaks.push(format!("round {id}: {e}"));
+                }
+            }
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "{} leaks: {:?}",
+        leaks.len(),
+        &leaks[..leaks.len().min(5)]
+    );
+    // The last answer spans shoes: those retired show their burn card, the one in play
+    // does not.
+    let last = answers.last().unwrap()["games"].as_array().unwrap().clone();
+    let (old, live): (Vec<&Value>, Vec<&Value>) = last
+        .iter()
+        .partition(|g| retired(&s, g["round"].as_i64().unwrap()));
+    assert!(
+        !old.is_empty() && !live.is_empty(),
+        "{} and {}",
+        old.len(),
+        live.len()
+    );
+    assert!(old.iter().any(|g| !face_down_cards(g).is_empty()));
+    assert!(old.iter().all(|g| g["revealed"] == true));
+    assert!(live.iter().all(|g| g["revealed"] == false));
+
+    // An operator recalls by the same rule: a face-down card of a shoe in play stays
+    // hidden (a stolen operator session must not tell what is left in the shoe); the
+    // host's `felt replay` shows everything.
+    let olga = session(&s.url, "olga", "olga-password-1").await;
+    s.state
+        .books()
+        .with(|st| -> felt_store::Result<()> {
+            let l = st.login("olga")?.unwrap();
+            st.set_login("olga", &l.password_hash, felt_store::Role::Operator)
+        })
+        .unwrap();
+    for g in [old[0], live[0]] {
+        let id = g["round"].as_i64().unwrap();
+        let o = get(&format!("{}/api/operator/rounds/{id}", s.url), &olga).await;
+        assert_eq!(o["events"], g["events"], "round {id}");
+        assert_eq!(o["revealed"], g["revealed"], "round {id}");
+    }
+    let live_id = live[0]["round"].as_i64().unwrap();
+    let hidden = s
+        .state
+        .books()
+        .read(|st| st.round(RoundId(live_id)))
+        .unwrap()
+        .unwrap()
+        .events
+        .iter()
+        .filter(|e| e.json.contains("\"face_up\":false"))
+        .count();
+    let o = get(&format!("{}/api/operator/rounds/{live_id}", s.url), &olga).await;
+    assert!(hidden > 0 && face_down_cards(&o).is_empty(), "{o}");
+    s.stop().await;
+}
