@@ -7,7 +7,7 @@ use crate::config::TableConfig;
 use crate::hosting::{Hosting, Hosts};
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
-use crate::table::{self, Seating, TableHandle, ToTable};
+use crate::table::{self, TableHandle, ToTable};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -93,7 +93,6 @@ pub struct Server {
     hosting: Hosting,
     tables: BTreeMap<String, Slot>,
     hosts: Hosts,
-    seating: Seating,
     /// The lobby's live feed (`/api/events`): meters and table moves, as SSE data.
     events: tokio::sync::broadcast::Sender<Arc<str>>,
     next_conn: AtomicU64,
@@ -142,7 +141,6 @@ impl Server {
             hosting,
             tables: slots,
             hosts: Hosts::default(),
-            seating: Default::default(),
             events,
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
@@ -220,12 +218,7 @@ impl Server {
             if self.draining.load(Ordering::SeqCst) {
                 continue;
             }
-            match table::spawn(
-                slot.cfg.clone(),
-                self.books.clone(),
-                self.metrics.clone(),
-                self.seating.clone(),
-            ) {
+            match table::spawn(slot.cfg.clone(), self.books.clone(), self.metrics.clone()) {
                 Ok((handle, _thread)) => {
                     tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
                     *here = Some(handle);

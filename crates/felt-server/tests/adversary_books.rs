@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{start_at, Running};
+use common::{connect, start_at, Client, Running};
 use felt_server::app::Settings;
 use felt_server::bots::{self, BotsConfig};
 use felt_store::{BooksAt, RoundId};
@@ -208,4 +208,142 @@ async fn no_recall_answer_carries_a_face_down_card_of_a_shoe_in_play() {
     let o = get(&format!("{}/api/operator/rounds/{live_id}", s.url), &olga).await;
     assert!(hidden > 0 && face_down_cards(&o).is_empty(), "{o}");
     s.stop().await;
+}
+
+const TWO_TABLES: &str = "[[table]]\nname = \"lucky-ladies\"\ngame = \"lucky-ladies\"\nbetting_secs = 600\ndecision_secs = 600\npause_ms = 0\n\
+[[table]]\nname = \"classic\"\ngame = \"classic\"\nbetting_secs = 600\ndecision_secs = 600\npause_ms = 0\n";
+
+/// Runs `f` on a thread outside the test's runtime (PostgreSQL's client runs its own).
+fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| s.spawn(f).join().unwrap())
+}
+
+fn postgres() -> BooksAt {
+    off_runtime(|| BooksAt::Postgres(felt_store::testing::TestPostgres::shared().fresh_database()))
+}
+
+/// Joins `table` at `url` as the player of `cookie`; asks for `seat` (any if `None`)
+/// and returns the client with the answer (a view with a seat, or an error).
+async fn sit(url: &str, cookie: &str, table: &str, seat: Option<u8>) -> (Client, Value) {
+    let mut c = connect(url, Some(cookie), None).await.unwrap();
+    c.send(&format!(
+        r#"{{"type":"hello","version":1,"table":"{table}"}}"#
+    ))
+    .await;
+    c.until(15, |v| v["type"] == "welcome").await;
+    match seat {
+        Some(n) => c.send(&format!(r#"{{"type":"sit","seat":{n}}}"#)).await,
+        None => c.send(r#"{"type":"sit"}"#).await,
+    }
+    let v = c
+        .until(15, |v| v["type"] == "error" || v["you"]["seat"].is_u64())
+        .await;
+    (c, v)
+}
+
+/// Waits until each server deals one of the two tables; (A's table, B's table).
+async fn spread(a: &Running, b: &Running) -> (String, String) {
+    for _ in 0..100 {
+        let (da, db) = (a.state.dealt_here(), b.state.dealt_here());
+        if da.len() == 1 && db.len() == 1 && da != db {
+            return (da[0].clone(), db[0].clone());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the tables did not spread over the servers");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_sits_at_one_table_across_two_servers() {
+    let at = postgres();
+    let a = server(tempfile::tempdir().unwrap(), &at, TWO_TABLES).await;
+    let b = server(tempfile::tempdir().unwrap(), &at, TWO_TABLES).await;
+    let (on_a, on_b) = spread(&a, &b).await;
+    let cookie = common::register(&a.url, "alice").await;
+    // Alice sits at A's table, then at B's table on B: refused, naming where she sits,
+    // never a balance.
+    let (mut first, v) = sit(&a.url, &cookie, &on_a, Some(3)).await;
+    assert_eq!(v["you"]["seat"], 3, "{v}");
+    let (_, e) = sit(&b.url, &cookie, &on_b, None).await;
+    assert_eq!(e["code"], "seated-elsewhere", "{e}");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.contains(&format!("`{on_a}`")) && !m.contains("1000"),
+        "{m}"
+    );
+    // Through A to B's table (relayed): the same.
+    let (_, e) = sit(&a.url, &cookie, &on_b, None).await;
+    assert_eq!(e["code"], "seated-elsewhere", "{e}");
+    // Bob cannot take her seat from the other server's side either.
+    let bob = common::register(&b.url, "bob").await;
+    let (_, e) = sit(&b.url, &bob, &on_a, Some(3)).await;
+    assert_eq!(e["code"], "seat-taken", "{e}");
+    // She leaves A's table: B's is hers to sit at.
+    first.send(r#"{"type":"leave"}"#).await;
+    first.until(15, |v| v["you"]["seat"].is_null()).await;
+    let (_, v) = sit(&b.url, &cookie, &on_b, None).await;
+    assert_eq!(v["you"]["seat"], 1, "{v}");
+    let books = a.state.books().clone();
+    let seats = off_runtime(move || books.read(|st| st.table_seats(&format!("online/{on_b}"))));
+    assert_eq!(seats.unwrap(), [(1, "alice".to_string())]);
+    a.stop().await;
+    b.stop().await;
+}
+
+fn bet(round: i64, id: &str) -> String {
+    format!(r#"{{"type":"bet","round":{round},"id":"{id}","spots":[{{"spot":1,"main":"10.00"}}]}}"#)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_table_started_again_after_a_crash_seats_its_players_where_they_sat() {
+    let at = postgres();
+    let one = "[[table]]\nname = \"t\"\ngame = \"classic\"\nbetting_secs = 600\ndecision_secs = 600\npause_ms = 0\n";
+    let a = server(tempfile::tempdir().unwrap(), &at, one).await;
+    let alice = common::register(&a.url, "alice").await;
+    let bob = common::register(&a.url, "bob").await;
+    let (mut ca, v) = sit(&a.url, &alice, "t", Some(4)).await;
+    assert_eq!(v["you"]["seat"], 4, "{v}");
+    let (mut cb, v) = sit(&a.url, &bob, "t", Some(6)).await;
+    assert_eq!(v["you"]["seat"], 6, "{v}");
+    // Both bet: the round is dealt and waits for a decision.
+    let v = ca
+        .until(5, |v| {
+            v["you"]["may_bet"] == true && v["seats"][5]["in_round"] == true
+        })
+        .await;
+    let round = v["round_id"].as_i64().unwrap();
+    ca.send(&bet(round, "a-1")).await;
+    cb.until(15, |v| v["seats"][3]["has_bet"] == true).await;
+    cb.send(&bet(round, "b-1")).await;
+    let v = ca
+        .until(5, |v| {
+            v["round"]["phase"].is_string() && v["round"]["phase"] != "betting"
+        })
+        .await;
+    let round = v["round_id"].as_i64().unwrap();
+    // The server dies: nothing of it runs on (no clean stop, no seat freed).
+    drop((ca, cb));
+    a.task.abort();
+    drop(a.state);
+    drop(a.stop);
+    // Another server takes the table over once the lease runs out.
+    let b = server(tempfile::tempdir().unwrap(), &at, one).await;
+    for _ in 0..100 {
+        if b.state.dealt_here() == ["t"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(b.state.dealt_here(), ["t"]);
+    for (cookie, seat) in [(&alice, 4), (&bob, 6)] {
+        let mut c = connect(&b.url, Some(cookie), None).await.unwrap();
+        c.send(r#"{"type":"hello","version":1,"table":"t"}"#).await;
+        let v = c.until(15, |v| v["you"]["seat"].is_u64()).await;
+        assert_eq!(v["you"]["seat"], seat, "{v}");
+        assert_eq!(v["round_id"], round, "{v}");
+    }
+    let books = b.state.books().clone();
+    let seats = off_runtime(move || books.read(|st| st.table_seats("online/t"))).unwrap();
+    assert_eq!(seats, [(4, "alice".to_string()), (6, "bob".to_string())]);
+    b.stop().await;
 }

@@ -98,12 +98,20 @@ pub async fn start_at(
         format!("test-{}", listener.local_addr().unwrap().port()),
         url.clone(),
     ));
-    let state = Server::start(
-        felt_server::books::setup(at).unwrap(),
-        cfg,
-        settings,
-        hosting,
-    )
+    // PostgreSQL's client runs a runtime of its own: the start runs on a thread of its
+    // own, outside the test's runtime.
+    let state = std::thread::scope(|s| {
+        s.spawn(|| {
+            Server::start(
+                felt_server::books::setup(at).unwrap(),
+                cfg,
+                settings,
+                hosting,
+            )
+        })
+        .join()
+        .unwrap()
+    })
     .unwrap();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(app::serve(
