@@ -85,7 +85,7 @@ mod tests {
     #[test]
     fn a_face_down_card_and_the_seed_show_only_once_the_shoe_is_retired() {
         let dir = tempfile::tempdir().unwrap();
-        let mut s = SqliteStore::open(&dir.path().join("felt.db")).unwrap();
+        let mut s = SqliteStore::open(dir.path().join("felt.db")).unwrap();
         let card = Card::new(Rank::Ace, Suit::Spades);
         let burned = Event::Burned {
             card,

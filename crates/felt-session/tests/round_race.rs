@@ -2,6 +2,8 @@
 //! another table may take it first, and the round is written under the next one. If
 //! its first bet then fails, the round must not stay open with its setup step only
 //! (`felt books` would report it open for ever, and a restart would resume it).
+// Amounts are written as dollars_cents (100_00 is 100.00).
+#![allow(clippy::inconsistent_digit_grouping)]
 
 use felt_core::{presets, Action, Money};
 use felt_session::dealing::{next_dealing, Seeds};
