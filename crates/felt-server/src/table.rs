@@ -891,6 +891,28 @@ impl Actor {
         }
     }
 
+    /// A betting window closed with no bet: each seated player with no connection has
+    /// missed one more round, and past the table's limit is unseated (so a seat the
+    /// books gave back after a restart is freed if its player never returns, even when
+    /// no round is dealt).
+    fn window_missed(&mut self) {
+        let mut gone = Vec::new();
+        for s in self.seats.iter_mut().flatten() {
+            if !self.conns.values().any(|c| c.player == s.player) {
+                s.absent += 1;
+                if s.absent > self.cfg.absent_rounds {
+                    gone.push(s.player.clone());
+                }
+            }
+        }
+        for p in &gone {
+            self.unseat(p);
+        }
+        if !gone.is_empty() {
+            self.publish_info();
+        }
+    }
+
     /// The engine seat of `player` in the round in play.
     /// The player's seat in the round, if the player plays it from the seat they had
     /// when it was set up (a newcomer in a seat left during betting does not).
@@ -1458,6 +1480,7 @@ impl Actor {
                 } else {
                     // Nobody bet: the round was never written; a new window opens.
                     self.drop_pending();
+                    self.window_missed();
                     Ok(())
                 }
             }
