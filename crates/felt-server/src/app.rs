@@ -7,7 +7,7 @@ use crate::config::TableConfig;
 use crate::hosting::{Hosting, Hosts};
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
-use crate::table::{self, Seating, TableHandle, ToTable};
+use crate::table::{self, TableHandle, ToTable};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -112,7 +112,6 @@ pub struct Server {
     hosting: Hosting,
     tables: BTreeMap<String, Slot>,
     hosts: Hosts,
-    seating: Seating,
     /// The lobby's live feed (`/api/events`): meters and table moves, as SSE data.
     events: tokio::sync::broadcast::Sender<Arc<str>>,
     /// The table sockets open here.
@@ -166,7 +165,6 @@ impl Server {
             hosting,
             tables: slots,
             hosts: Hosts::default(),
-            seating: Default::default(),
             events,
             sockets,
             next_conn: AtomicU64::new(1),
@@ -246,12 +244,7 @@ impl Server {
             if self.draining.load(Ordering::SeqCst) {
                 continue;
             }
-            match table::spawn(
-                slot.cfg.clone(),
-                self.books.clone(),
-                self.metrics.clone(),
-                self.seating.clone(),
-            ) {
+            match table::spawn(slot.cfg.clone(), self.books.clone(), self.metrics.clone()) {
                 Ok((handle, _thread)) => {
                     tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
                     *here = Some(handle);
@@ -799,20 +792,23 @@ async fn history(
 
 /// A stored round as a player recalls it: every card, decision, wager and result as
 /// the books have them, and the player's balance before and after. A card dealt face
-/// down stays hidden unless the round has ended.
+/// down and never turned (a burn, an unturned hole card) stays hidden while the
+/// round's shoe is in play ([`felt_session::recall`], the rule of `felt history` too);
+/// an operator's recall follows the same rule (the host's `felt replay` shows all).
 fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
+    use felt_session::recall::{self, Seen};
     let ended = r.status != felt_store::RoundStatus::Open;
     let setup = felt_session::journal::setup_of(r).ok().flatten();
-    let events: Vec<Value> = r
-        .events
-        .iter()
-        .filter_map(|e| serde_json::from_str::<felt_core::Event>(&e.json).ok())
-        .map(|e| {
-            if ended {
-                serde_json::to_value(e).unwrap_or(Value::Null)
-            } else {
-                crate::render::event(&e, &crate::render::SeatMap::default())
-            }
+    let events: Vec<Value> = recall::events(r)
+        .into_iter()
+        .filter_map(|e| match e {
+            // A round over: the books' numbering; one in play: the protocol's.
+            Seen::Event(e) if ended => serde_json::to_value(e).ok(),
+            Seen::Event(e) => Some(crate::render::public_event(
+                &e,
+                &crate::render::SeatMap::default(),
+            )),
+            Seen::Unreadable { .. } => None,
         })
         .collect();
     let actions: Vec<Value> = r
@@ -849,6 +845,7 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
             felt_store::RoundStatus::Voided => "voided",
         },
         "players": setup.as_ref().map(|s| s.players.clone()),
+        "revealed": recall::revealed(r),
         "balance_before": before,
         "balance_after": after,
         "actions": actions,

@@ -76,20 +76,42 @@ pub async fn start_hosted(
     settings: Settings,
     hosting: impl FnOnce(Hosting) -> Hosting,
 ) -> Running {
-    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
     let at = felt_store::BooksAt::Sqlite(db.clone());
+    start_at(dir, db, &at, tables, &preset, settings, hosting).await
+}
+
+/// Starts a server on the books at `at` (`db` is kept in [`Running`] as given), its
+/// tables' games loaded by `load`, with these settings and hosting.
+pub async fn start_at(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    at: &felt_store::BooksAt,
+    tables: &str,
+    load: &dyn Fn(&str) -> Result<felt_core::Rules, String>,
+    settings: Settings,
+    hosting: impl FnOnce(Hosting) -> Hosting,
+) -> Running {
+    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), load).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let hosting = hosting(Hosting::new(
         format!("test-{}", listener.local_addr().unwrap().port()),
         url.clone(),
     ));
-    let state = Server::start(
-        felt_server::books::setup(&at).unwrap(),
-        cfg,
-        settings,
-        hosting,
-    )
+    // PostgreSQL's client runs a runtime of its own: the start runs on a thread of its
+    // own, outside the test's runtime.
+    let state = std::thread::scope(|s| {
+        s.spawn(|| {
+            Server::start(
+                felt_server::books::setup(at).unwrap(),
+                cfg,
+                settings,
+                hosting,
+            )
+        })
+        .join()
+        .unwrap()
+    })
     .unwrap();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(app::serve(
