@@ -58,10 +58,25 @@ export async function sit(p, table) {
   await p.page.waitForSelector('.seat.mine');
 }
 
-/** The test mode: the table's next round deals these cards first. */
+let operatorCookie;
+/** The session cookie of the operator FELT_OPERATOR (FELT_OPERATOR_PASSWORD). */
+async function operatorSession() {
+  if (operatorCookie) return operatorCookie;
+  const name = process.env.FELT_OPERATOR;
+  const password = process.env.FELT_OPERATOR_PASSWORD;
+  const r = await fetch(`${URL}/api/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, password }),
+  });
+  if (r.status !== 200) throw new Error(`the operator ${name} logs in: ${r.status} ${await r.text()}`);
+  operatorCookie = (r.headers.get('set-cookie') || '').split(';')[0];
+  return operatorCookie;
+}
+
+/** The test mode (an operator's session): the table's next round deals these cards first. */
 export async function stack(table, cards) {
   const r = await fetch(`${URL}/api/test/tables/${table}/shoe`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST', headers: { 'content-type': 'application/json', cookie: await operatorSession() },
     body: JSON.stringify({ cards: cards.split(/\s+/).filter(Boolean) }),
   });
   if (r.status !== 202) throw new Error(`stacking ${table}: ${r.status} ${await r.text()}`);

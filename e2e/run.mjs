@@ -327,10 +327,14 @@ test('two players and a watcher: each sees the others\' cards; no frame holds th
   await checkAgainstBooks(c);
   const round = Number(await a.page.getAttribute('#results', 'data-round'));
   const { game } = await booksLines(a.page, round);
+  // The recall shows the hole card as dealt face down, without its value while the
+  // shoe is in play, and as the dealer turned it.
   const hole = game.events.find((e) => e.event === 'dealt' && e.face_up === false);
-  assert(hole, 'the books hold the hole card');
+  assert(hole && !('card' in hole), 'the recall hides the face-down card while its shoe is in play');
+  const turn = game.events.find((e) => e.event === 'hole-card-turned');
+  assert(turn, 'the recall shows the hole card turned');
   // The stacked shoe made it the only queen of diamonds dealt: any "Qd" is the hole card.
-  const code = bookCard(hole.card);
+  const code = bookCard(turn.card);
   eq(code, 'Qd', "the books' hole card");
   const needle = `"${code}"`;
   for (const p of [a, c, w]) {
@@ -432,7 +436,8 @@ test('an operator closes the table: the page says so in its banner', async (b) =
   const status = await opPage.evaluate(async ([name, password]) => {
     const login = await fetch('/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password }) });
     if (!login.ok) return `login ${login.status}`;
-    return (await fetch('/api/operator/tables/closing/close', { method: 'POST' })).status;
+    const close = await fetch('/api/operator/tables/closing/close', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    return close.status;
   }, [process.env.FELT_OPERATOR, process.env.FELT_OPERATOR_PASSWORD]);
   eq(status, 202, 'the operator closes the table');
   await p.page.waitForSelector('#banner:not([hidden])');

@@ -7,7 +7,7 @@ use crate::config::TableConfig;
 use crate::hosting::{Hosting, Hosts};
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
-use crate::table::{self, Seating, TableHandle, ToTable};
+use crate::table::{self, TableHandle, ToTable};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use felt_core::Money;
-use felt_store::{Account, LockPolicy, NewLogin, Role, RoundId, Store, StoreError, TableStatus};
+use felt_store::{Account, LockPolicy, Role, RoundId, Store, StoreError, TableStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,8 +43,16 @@ pub struct Settings {
     /// server's ping, sent after 25 s without a frame) is closed.
     pub silent_socket: Duration,
     /// The test mode (`felt serve --test-shoes`, loopback only): `POST
-    /// /api/test/tables/NAME/shoe` stacks a table's next shoe.
+    /// /api/test/tables/NAME/shoe` stacks a table's next shoe (an operator's session
+    /// only).
     pub test_shoes: bool,
+    /// How log-ins and registrations are throttled and passwords hashed.
+    pub guard: crate::guard::GuardPolicy,
+    /// How connections are bounded.
+    pub conn: crate::listen::ConnLimits,
+    /// Proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none: the
+    /// header is ignored.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for Settings {
@@ -61,6 +69,9 @@ impl Default for Settings {
             sockets: Default::default(),
             silent_socket: Duration::from_secs(75),
             test_shoes: false,
+            guard: Default::default(),
+            conn: Default::default(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -101,13 +112,13 @@ pub struct Server {
     hosting: Hosting,
     tables: BTreeMap<String, Slot>,
     hosts: Hosts,
-    seating: Seating,
     /// The lobby's live feed (`/api/events`): meters and table moves, as SSE data.
     events: tokio::sync::broadcast::Sender<Arc<str>>,
     /// The table sockets open here.
     sockets: Arc<crate::sockets::Sockets>,
     next_conn: AtomicU64,
     draining: AtomicBool,
+    guard: crate::guard::Guard,
 }
 
 /// The shared state as handlers see it.
@@ -146,6 +157,7 @@ impl Server {
         }
         let (events, _) = tokio::sync::broadcast::channel(256);
         let sockets = crate::sockets::Sockets::new(settings.sockets);
+        let guard = crate::guard::Guard::new(settings.guard.clone())?;
         let server = Arc::new(Server {
             books: b,
             metrics,
@@ -153,11 +165,11 @@ impl Server {
             hosting,
             tables: slots,
             hosts: Hosts::default(),
-            seating: Default::default(),
             events,
             sockets,
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
+            guard,
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -232,12 +244,7 @@ impl Server {
             if self.draining.load(Ordering::SeqCst) {
                 continue;
             }
-            match table::spawn(
-                slot.cfg.clone(),
-                self.books.clone(),
-                self.metrics.clone(),
-                self.seating.clone(),
-            ) {
+            match table::spawn(slot.cfg.clone(), self.books.clone(), self.metrics.clone()) {
                 Ok((handle, _thread)) => {
                     tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
                     *here = Some(handle);
@@ -363,6 +370,19 @@ impl Server {
         &self.hosting
     }
 
+    /// The log-in guard (throttling and hashing).
+    pub fn guard(&self) -> &crate::guard::Guard {
+        &self.guard
+    }
+
+    /// Whether the session cookie is `Secure` (the public URL is `https`).
+    pub fn secure(&self) -> bool {
+        self.hosting
+            .url
+            .to_ascii_lowercase()
+            .starts_with("https://")
+    }
+
     /// A table's settings and, while this server deals it, its handle, by name.
     pub fn table(&self, name: &str) -> Option<(&TableConfig, Option<TableHandle>)> {
         self.tables.get(name).map(|t| (&t.cfg, t.handle()))
@@ -402,15 +422,20 @@ fn meter_ids(cfg: &TableConfig) -> Vec<String> {
         .collect()
 }
 
-/// The router.
+/// A request body's largest size (bytes): JSON bodies are small here.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// The router: every state-changing request from the server's own pages only
+/// ([`crate::origin`]), bodies up to [`MAX_BODY`].
 pub fn router(state: Shared) -> Router {
+    let public_url = state.hosting.url.clone();
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
-        .route("/api/register", post(register))
-        .route("/api/login", post(login))
-        .route("/api/logout", post(logout))
-        .route("/api/me", get(me))
+        .route("/api/register", post(crate::accounts::register))
+        .route("/api/login", post(crate::accounts::login))
+        .route("/api/logout", post(crate::accounts::logout))
+        .route("/api/me", get(crate::accounts::me))
         .route("/api/tables", get(lobby))
         .route("/api/events", get(events))
         .route("/api/tables/{name}/rules", get(rules))
@@ -424,17 +449,32 @@ pub fn router(state: Shared) -> Router {
             post(crate::test_shoes::stack),
         )
         .merge(crate::web::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            public_url,
+            crate::origin::check,
+        ))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
 
-fn now_ms() -> i64 {
+/// The operations router (`felt serve --ops-addr`, an address for the monitoring
+/// only): `/metrics` and `/healthz` with its detail, no session asked.
+pub fn ops_router(state: Shared) -> Router {
+    Router::new()
+        .route("/healthz", get(ops_healthz))
+        .route("/metrics", get(ops_metrics))
+        .with_state(state)
+}
+
+/// Now, in milliseconds since the epoch.
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// An API error: a status, a code and a sentence.
-struct ApiError(StatusCode, &'static str, String);
+pub(crate) struct ApiError(pub StatusCode, pub &'static str, pub String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -442,7 +482,8 @@ impl IntoResponse for ApiError {
     }
 }
 
-fn store_error(e: StoreError) -> ApiError {
+/// `503 books`: a store call failed (logged).
+pub(crate) fn store_error(e: StoreError) -> ApiError {
     tracing::error!(error = %e, "a store call failed");
     ApiError(
         StatusCode::SERVICE_UNAVAILABLE,
@@ -451,7 +492,18 @@ fn store_error(e: StoreError) -> ApiError {
     )
 }
 
-async fn healthz(State(s): State<Shared>) -> Response {
+/// `GET /healthz`: 200 when the books answer and the server is not stopping, else
+/// 503; the detail (tables, server, version) only to an operator's session.
+async fn healthz(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    let operator = operator(&s, &headers).await.is_ok();
+    health(&s, operator).await
+}
+
+async fn ops_healthz(State(s): State<Shared>) -> Response {
+    health(&s, true).await
+}
+
+async fn health(s: &Shared, detail: bool) -> Response {
     let draining = s.draining.load(Ordering::SeqCst);
     let ok = s
         .books
@@ -462,19 +514,33 @@ async fn healthz(State(s): State<Shared>) -> Response {
     } else {
         StatusCode::SERVICE_UNAVAILABLE
     };
-    (
-        status,
-        Json(json!({
-            "status": if !ok { "books-unavailable" } else if draining { "draining" } else { "ok" },
+    let word = if !ok {
+        "books-unavailable"
+    } else if draining {
+        "draining"
+    } else {
+        "ok"
+    };
+    let body = if detail {
+        json!({
+            "status": word,
             "tables": s.dealt_here().len(),
             "server": s.hosting.server,
             "version": VERSION,
-        })),
-    )
-        .into_response()
+        })
+    } else {
+        json!({ "status": if status == StatusCode::OK { "ok" } else { "unavailable" } })
+    };
+    (status, Json(body)).into_response()
 }
 
-async fn metrics(State(s): State<Shared>) -> Response {
+/// `GET /metrics`: an operator's session only (or `--ops-addr`).
+async fn metrics(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
+    operator(&s, &headers).await?;
+    Ok(ops_metrics(State(s)).await)
+}
+
+async fn ops_metrics(State(s): State<Shared>) -> Response {
     (
         [(
             header::CONTENT_TYPE,
@@ -485,22 +551,17 @@ async fn metrics(State(s): State<Shared>) -> Response {
         .into_response()
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Credentials {
-    name: String,
-    password: String,
-}
-
 /// A logged-in request's login.
-struct Who {
-    name: String,
-    role: Role,
+pub(crate) struct Who {
+    /// The login's name.
+    pub name: String,
+    /// Its role.
+    pub role: Role,
 }
 
 /// The login a request's session cookie stands for; an unused session past the
 /// inactivity timeout is ended.
-async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
+pub(crate) async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
     let none = || {
         ApiError(
             StatusCode::UNAUTHORIZED,
@@ -552,213 +613,6 @@ fn standing_session(
     Ok(Some(w))
 }
 
-fn session_response(token: &str, idle_ms: i64, status: StatusCode, body: Value) -> Response {
-    (
-        status,
-        [(
-            header::SET_COOKIE,
-            auth::set_cookie(token, (idle_ms / 1000).max(60) as u64),
-        )],
-        Json(body),
-    )
-        .into_response()
-}
-
-fn bad_body(e: axum::extract::rejection::JsonRejection) -> ApiError {
-    ApiError(
-        StatusCode::BAD_REQUEST,
-        "bad-request",
-        format!(
-            "the body must be JSON {{\"name\": ..., \"password\": ...}}: {}",
-            e.body_text()
-        ),
-    )
-}
-
-async fn register(
-    State(s): State<Shared>,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(c) = body.map_err(bad_body)?;
-    let name = felt_store::normalize_name("player", &c.name)
-        .map_err(|e| ApiError(StatusCode::BAD_REQUEST, "bad-name", e.to_string()))?;
-    if name.chars().count() > 32 {
-        return Err(ApiError(
-            StatusCode::BAD_REQUEST,
-            "bad-name",
-            "a name has at most 32 characters".to_string(),
-        ));
-    }
-    if let Some(p) = auth::password_problem(&c.password) {
-        return Err(ApiError(StatusCode::BAD_REQUEST, "bad-password", p));
-    }
-    let password = c.password;
-    let hash = tokio::task::spawn_blocking(move || auth::hash_password(&password))
-        .await
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
-    let (token, token_hash) = auth::new_token();
-    let start = s.settings.starting_balance;
-    let n = name.clone();
-    let made = s
-        .books
-        .run(move |st| -> felt_store::Result<()> {
-            let now = now_ms();
-            st.create_login(&NewLogin {
-                name: &n,
-                password_hash: &hash,
-                role: Role::Player,
-                starting_balance: start,
-                now_ms: now,
-            })?;
-            st.login_succeeded(&n, now)?;
-            st.open_web_session(&token_hash, &n, now)
-        })
-        .await;
-    match made {
-        Ok(()) => {
-            tracing::info!(player = %name, "registered");
-            Ok(session_response(
-                &token,
-                s.settings.idle_ms,
-                StatusCode::CREATED,
-                json!({"player": name, "role": "player", "balance": start, "previous_login": null}),
-            ))
-        }
-        Err(StoreError::NameTaken { .. }) => Err(ApiError(
-            StatusCode::CONFLICT,
-            "name-taken",
-            format!("the name `{name}` is taken: choose another"),
-        )),
-        Err(e) => Err(store_error(e)),
-    }
-}
-
-async fn login(
-    State(s): State<Shared>,
-    body: Result<Json<Credentials>, axum::extract::rejection::JsonRejection>,
-) -> Result<Response, ApiError> {
-    let Json(c) = body.map_err(bad_body)?;
-    let refused = || {
-        ApiError(
-            StatusCode::UNAUTHORIZED,
-            "bad-login",
-            "the name or the password is wrong".to_string(),
-        )
-    };
-    let Ok(name) = felt_store::normalize_name("player", &c.name) else {
-        return Err(refused());
-    };
-    if c.password.len() > auth::MAX_PASSWORD {
-        return Err(refused());
-    }
-    let n = name.clone();
-    let login = s
-        .books
-        .read_async(move |st| st.login(&n))
-        .await
-        .map_err(store_error)?;
-    let now = now_ms();
-    let Some(login) = login else {
-        let p = c.password;
-        let _ = tokio::task::spawn_blocking(move || auth::verify_nothing(&p)).await;
-        return Err(refused());
-    };
-    if login.is_locked(now) {
-        let until = login.locked_until_ms.unwrap_or(now);
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            "locked",
-            format!(
-                "too many failed logins: this account is locked for {} more minute(s)",
-                ((until - now) / 60_000).max(1)
-            ),
-        ));
-    }
-    let p = c.password;
-    let hash = login.password_hash.clone();
-    let ok = tokio::task::spawn_blocking(move || auth::verify_password(&p, &hash))
-        .await
-        .unwrap_or(false);
-    let policy = s.settings.lock;
-    if !ok {
-        let n = name.clone();
-        let after = s
-            .books
-            .run(move |st| st.login_failed(&n, now_ms(), policy))
-            .await
-            .map_err(store_error)?;
-        tracing::warn!(player = %name, locked = after.is_locked(now_ms()), "a failed login");
-        return Err(refused());
-    }
-    let (token, token_hash) = auth::new_token();
-    let n = name.clone();
-    let previous = s
-        .books
-        .run(move |st| -> felt_store::Result<Option<i64>> {
-            let now = now_ms();
-            let prev = st.login_succeeded(&n, now)?;
-            st.open_web_session(&token_hash, &n, now)?;
-            Ok(prev)
-        })
-        .await
-        .map_err(store_error)?;
-    tracing::info!(player = %name, "logged in");
-    Ok(session_response(
-        &token,
-        s.settings.idle_ms,
-        StatusCode::OK,
-        json!({"player": name, "role": login.role, "previous_login": previous.map(iso)}),
-    ))
-}
-
-/// Milliseconds since the epoch as an RFC 3339 UTC time (to the second).
-fn iso(ms: i64) -> String {
-    use time::format_description::well_known::Rfc3339;
-    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
-        .ok()
-        .and_then(|t| t.format(&Rfc3339).ok())
-        .unwrap_or_default()
-}
-
-async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    if let Some(token) = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(auth::token_from_cookies)
-    {
-        let hash = auth::token_hash(token);
-        s.sockets.close_session(&hash, "you logged out");
-        if let Err(e) = s.books.run(move |st| st.close_web_session(&hash)).await {
-            return store_error(e).into_response();
-        }
-    }
-    (
-        StatusCode::NO_CONTENT,
-        [(header::SET_COOKIE, auth::clear_cookie())],
-    )
-        .into_response()
-}
-
-async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let w = who(&s, &headers).await?;
-    let n = w.name.clone();
-    let (balance, last) = s
-        .books
-        .read_async(move |st| -> felt_store::Result<(Money, Option<i64>)> {
-            let b = st.balance(&Account::player(n.clone()))?;
-            let l = st.login(&n)?.and_then(|l| l.last_login_ms);
-            Ok((b, l))
-        })
-        .await
-        .map_err(store_error)?;
-    Ok(Json(json!({
-        "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
-    }))
-    .into_response())
-}
-
 /// What the lobby says of a table's seats: `info` as the table dealt here stands.
 fn table_status(info: &table::TableInfo) -> TableStatus {
     TableStatus {
@@ -774,7 +628,10 @@ fn table_status(info: &table::TableInfo) -> TableStatus {
     }
 }
 
-async fn lobby(State(s): State<Shared>) -> Response {
+/// `GET /api/tables`: the tables, their seats and meters; who sits where only to a
+/// logged-in request (a visitor sees which seats are taken, not by whom).
+async fn lobby(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    let names = who(&s, &headers).await.is_ok();
     let meters = s
         .books
         .read_async(|st| st.meters())
@@ -813,7 +670,7 @@ async fn lobby(State(s): State<Shared>) -> Response {
                 "game_name": t.cfg.rules.game().name,
                 "seats": t.cfg.rules.table().seats,
                 "taken": status.as_ref().map(|st| st.players.len()),
-                "players": status.as_ref().map(|st| &st.players),
+                "players": status.as_ref().map(|st| seats(&st.players, names)),
                 "limits": {"min": t.cfg.rules.main_bet().min, "max": t.cfg.rules.main_bet().max},
                 "betting_ms": t.cfg.betting_ms,
                 "decision_ms": t.cfg.decision_ms,
@@ -824,6 +681,14 @@ async fn lobby(State(s): State<Shared>) -> Response {
         })
         .collect();
     Json(json!({"tables": tables, "server": s.hosting.server})).into_response()
+}
+
+/// The seated players as the lobby shows them: with their names, or only the seats.
+fn seats(players: &[felt_store::SeatedPlayer], names: bool) -> Value {
+    if names {
+        return serde_json::to_value(players).unwrap_or(Value::Null);
+    }
+    players.iter().map(|p| json!({"seat": p.seat})).collect()
 }
 
 /// The message that ends every `/api/events` stream (the server is stopping).
@@ -927,20 +792,23 @@ async fn history(
 
 /// A stored round as a player recalls it: every card, decision, wager and result as
 /// the books have them, and the player's balance before and after. A card dealt face
-/// down stays hidden unless the round has ended.
+/// down and never turned (a burn, an unturned hole card) stays hidden while the
+/// round's shoe is in play ([`felt_session::recall`], the rule of `felt history` too);
+/// an operator's recall follows the same rule (the host's `felt replay` shows all).
 fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
+    use felt_session::recall::{self, Seen};
     let ended = r.status != felt_store::RoundStatus::Open;
     let setup = felt_session::journal::setup_of(r).ok().flatten();
-    let events: Vec<Value> = r
-        .events
-        .iter()
-        .filter_map(|e| serde_json::from_str::<felt_core::Event>(&e.json).ok())
-        .map(|e| {
-            if ended {
-                serde_json::to_value(e).unwrap_or(Value::Null)
-            } else {
-                crate::render::event(&e, &crate::render::SeatMap::default())
-            }
+    let events: Vec<Value> = recall::events(r)
+        .into_iter()
+        .filter_map(|e| match e {
+            // A round over: the books' numbering; one in play: the protocol's.
+            Seen::Event(e) if ended => serde_json::to_value(e).ok(),
+            Seen::Event(e) => Some(crate::render::public_event(
+                &e,
+                &crate::render::SeatMap::default(),
+            )),
+            Seen::Unreadable { .. } => None,
         })
         .collect();
     let actions: Vec<Value> = r
@@ -977,6 +845,7 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
             felt_store::RoundStatus::Voided => "voided",
         },
         "players": setup.as_ref().map(|s| s.players.clone()),
+        "revealed": recall::revealed(r),
         "balance_before": before,
         "balance_after": after,
         "actions": actions,
@@ -986,7 +855,7 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
 }
 
 /// The request's login, if it is an operator's.
-async fn operator(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
+pub(crate) async fn operator(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError> {
     let w = who(s, headers).await?;
     if w.role != Role::Operator {
         return Err(ApiError(
@@ -1091,17 +960,10 @@ fn same_origin(headers: &HeaderMap) -> bool {
     !host.is_empty() && stripped == host
 }
 
-/// The client's address, when the server was started with it (see [`serve`]).
-fn client_ip(extensions: &axum::http::Extensions) -> Option<std::net::IpAddr> {
-    extensions
-        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip())
-}
-
 async fn ws(
     State(s): State<Shared>,
     headers: HeaderMap,
-    extensions: axum::http::Extensions,
+    crate::accounts::ClientIp(ip): crate::accounts::ClientIp,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     if !same_origin(&headers) {
@@ -1130,10 +992,7 @@ async fn ws(
         .map(auth::token_hash)
         .unwrap_or_default();
     let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
-    let permit = match s
-        .sockets
-        .open(conn, &w.name, &session, client_ip(&extensions))
-    {
+    let permit = match s.sockets.open(conn, &w.name, &session, Some(ip)) {
         Ok(p) => p,
         Err(too_many) => {
             s.metrics.refusals.inc();
@@ -1445,10 +1304,6 @@ pub async fn serve(
         let s = drained.clone();
         let _ = tokio::task::spawn_blocking(move || s.drain("the server is stopping", grace)).await;
     };
-    axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await
+    let limits = state.settings.conn.clone();
+    crate::listen::serve(listener, app, limits, shutdown).await
 }

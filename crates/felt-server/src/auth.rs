@@ -4,7 +4,7 @@
 //! in the books only as its SHA-256.
 
 use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{PasswordHash, PasswordHasher, SaltString};
 use argon2::Argon2;
 use rand::RngCore;
 
@@ -17,13 +17,35 @@ pub const MIN_PASSWORD: usize = 8;
 /// password is an attack, not a password.
 pub const MAX_PASSWORD: usize = 256;
 
-/// Why a password is refused at registration.
-pub fn password_problem(p: &str) -> Option<String> {
+/// The most common passwords of eight characters or more (the first 500 of the
+/// ranked list of Mark Burnett's ten million leaked passwords, as zxcvbn ships it), one
+/// a line: a guesser tries these first.
+const COMMON: &str = include_str!("../data/common-passwords.txt");
+
+/// Why a password is refused for the login `name` (the reason, said to the player).
+pub fn password_problem(name: &str, p: &str) -> Option<String> {
     if p.chars().count() < MIN_PASSWORD {
         return Some(format!("a password has at least {MIN_PASSWORD} characters"));
     }
     if p.len() > MAX_PASSWORD {
         return Some(format!("a password has at most {MAX_PASSWORD} bytes"));
+    }
+    let mut chars = p.chars();
+    if let Some(first) = chars.next() {
+        if chars.all(|c| c == first) {
+            return Some("a password is not one character repeated: choose another".to_string());
+        }
+    }
+    let lower = p.to_lowercase();
+    if lower == name.to_lowercase() {
+        return Some("a password is not the name itself: choose another".to_string());
+    }
+    if COMMON.lines().any(|c| c == lower) {
+        return Some(
+            "this password is among the most common ones, the first a guesser tries: \
+             choose another"
+                .to_string(),
+        );
     }
     None
 }
@@ -37,14 +59,48 @@ pub fn hash_password(password: &str) -> Result<String, String> {
         .map_err(|e| format!("the password could not be hashed: {e}"))
 }
 
+thread_local! {
+    /// The argon2 memory of this thread's verifications, kept from one to the next: a
+    /// hashing thread holds one block of 19 MiB instead of asking the allocator for a
+    /// new one each time (which, across threads, grew the process by hundreds of MiB).
+    static MEMORY: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Whether `password` matches the stored hash.
 pub fn verify_password(password: &str, hash: &str) -> bool {
-    match PasswordHash::new(hash) {
-        Ok(h) => Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok(),
-        Err(_) => false,
-    }
+    let Ok(h) = PasswordHash::new(hash) else {
+        return false;
+    };
+    let (Some(expected), Some(salt)) = (h.hash, h.salt) else {
+        return false;
+    };
+    let (Ok(params), Ok(algorithm)) = (
+        argon2::Params::try_from(&h),
+        argon2::Algorithm::try_from(h.algorithm),
+    ) else {
+        return false;
+    };
+    let version = h
+        .version
+        .and_then(|v| argon2::Version::try_from(v).ok())
+        .unwrap_or_default();
+    let mut salt_bytes = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_bytes) else {
+        return false;
+    };
+    let blocks = params.block_count();
+    let argon = Argon2::new(algorithm, version, params);
+    let mut out = vec![0u8; expected.len()];
+    let hashed = MEMORY.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() < blocks {
+            m.resize(blocks, argon2::Block::default());
+        }
+        argon
+            .hash_password_into_with_memory(password.as_bytes(), salt, &mut out, &mut m[..blocks])
+            .is_ok()
+    });
+    hashed && argon2::password_hash::Output::new(&out).is_ok_and(|o| o == expected)
 }
 
 /// A dummy verification, so a login with an unknown name takes as long as one with a
@@ -79,14 +135,16 @@ pub fn token_from_cookies(header: &str) -> Option<&str> {
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
-/// The `Set-Cookie` value that gives a browser its session.
-pub fn set_cookie(token: &str, max_age_s: u64) -> String {
-    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age_s}")
+/// The `Set-Cookie` value that gives a browser its session (`Secure`: sent over
+/// HTTPS only, when the server's public URL is `https`).
+pub fn set_cookie(token: &str, max_age_s: u64, secure: bool) -> String {
+    let secure = if secure { "; Secure" } else { "" };
+    format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age_s}{secure}")
 }
 
 /// The `Set-Cookie` value that removes it.
-pub fn clear_cookie() -> String {
-    format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")
+pub fn clear_cookie(secure: bool) -> String {
+    set_cookie("", 0, secure)
 }
 
 #[cfg(test)]
@@ -111,8 +169,29 @@ mod tests {
         assert_eq!(token_from_cookies(&header), Some(t.as_str()));
         assert_eq!(token_from_cookies(&format!("{COOKIE}=zz")), None);
         assert!(
-            set_cookie(&t, 60).contains("HttpOnly")
-                && set_cookie(&t, 60).contains("SameSite=Strict")
+            set_cookie(&t, 60, false).contains("HttpOnly")
+                && set_cookie(&t, 60, false).contains("SameSite=Strict")
         );
+        assert!(!set_cookie(&t, 60, false).contains("Secure"));
+        assert!(set_cookie(&t, 60, true).ends_with("; Secure"));
+        assert!(clear_cookie(true).contains("Max-Age=0; Secure"));
+    }
+
+    #[test]
+    fn common_repeated_and_own_name_passwords_are_refused_with_the_reason() {
+        for p in ["password", "PassWord", "12345678", "qwertyuiop", "iloveyou"] {
+            let why = password_problem("ann", p).unwrap_or_default();
+            assert!(why.contains("most common"), "{p}: {why}");
+        }
+        let why = password_problem("ann", "        ").unwrap_or_default();
+        assert!(why.contains("one character repeated"), "{why}");
+        let why = password_problem("annabelle", "AnnaBelle").unwrap_or_default();
+        assert!(why.contains("the name"), "{why}");
+        assert_eq!(password_problem("ann", "ann-secret"), None);
+        assert_eq!(password_problem("ann", "correct horse battery"), None);
+        assert_eq!(COMMON.lines().count(), 500);
+        assert!(COMMON
+            .lines()
+            .all(|l| l.len() >= MIN_PASSWORD && l == l.to_lowercase()));
     }
 }

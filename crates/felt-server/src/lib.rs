@@ -8,15 +8,24 @@
 //!   client.
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
 //!   given shoe.
+//! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
+//!   throttled per client address ([`client`]), the password hashing bounded;
+//!   [`origin`]: state-changing requests from the server's own pages only;
+//!   [`listen`]: the accept loop (connections capped, header and idle timeouts).
 #![forbid(unsafe_code)]
 
+pub mod accounts;
 pub mod app;
 pub mod auth;
 pub mod books;
 pub mod bots;
+pub mod client;
 pub mod config;
+pub mod guard;
 pub mod hosting;
+pub mod listen;
 pub mod metrics;
+pub mod origin;
 pub mod protocol;
 pub mod relay;
 pub mod render;

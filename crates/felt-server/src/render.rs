@@ -7,7 +7,7 @@
 //! to the other.
 
 use felt_core::round::{AmountRange, Decisions, Legal, SpotView, Turn, View};
-use felt_core::{ActionError, Card, Event, Money, Phase};
+use felt_core::{ActionError, Card, Event, Money, Phase, PublicEvent};
 use serde_json::{json, Map, Value};
 
 /// The table seat (1..) of each engine seat of a round.
@@ -61,7 +61,13 @@ pub fn card(c: Card) -> Value {
 /// An event as a seat may see it, in the protocol's numbering: cards as text, seats,
 /// spots and hands from 1, the table's seat numbers.
 pub fn event(e: &Event, seats: &SeatMap) -> Value {
-    let v = serde_json::to_value(e.public()).unwrap_or(Value::Null);
+    public_event(&e.public(), seats)
+}
+
+/// An event in the form a player may see (see [`Event::public`]), in the protocol's
+/// numbering.
+pub fn public_event(e: &PublicEvent, seats: &SeatMap) -> Value {
+    let v = serde_json::to_value(e).unwrap_or(Value::Null);
     renumber(v, seats)
 }
 

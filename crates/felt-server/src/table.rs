@@ -22,12 +22,12 @@ use felt_core::{Action, ActionError, Decision, Event, Money, Phase, Shoe};
 use felt_session::dealing::{self, Seeds};
 use felt_session::journal::{self, Ctx, Live, Stepped};
 use felt_session::recovery::{self, Recovered};
-use felt_store::{Account, RoundId};
+use felt_store::{Account, RoundId, SeatClaim};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 /// Where a connection's frames go (bounded: a connection that does not read is dropped
@@ -125,10 +125,6 @@ pub struct TableInfo {
     pub streams: usize,
 }
 
-/// Which table each player sits at (a player sits at one table at a time: one wallet,
-/// one round at a time).
-pub type Seating = Arc<Mutex<HashMap<String, String>>>;
-
 /// A running table: its inbox and its lobby line.
 #[derive(Clone)]
 pub struct TableHandle {
@@ -166,12 +162,13 @@ pub fn check(cfg: &TableConfig) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Starts a table's thread; the books are read for rounds it left unfinished.
+/// Starts a table's thread; the books are read for the players seated at it (a player
+/// sits at one table at a time, whichever server deals it: the books keep the seats)
+/// and the round it left unfinished.
 pub fn spawn(
     cfg: TableConfig,
     books: Books,
     metrics: Arc<Metrics>,
-    seating: Seating,
 ) -> Result<(TableHandle, std::thread::JoinHandle<()>), String> {
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
     let info = Arc::new(RwLock::new(TableInfo {
@@ -218,7 +215,6 @@ pub fn spawn(
         books,
         metrics,
         info: info.clone(),
-        seating,
         conns: BTreeMap::new(),
         seats: vec![None; seats],
         streams: HashMap::new(),
@@ -352,7 +348,6 @@ struct Actor {
     books: Books,
     metrics: Arc<Metrics>,
     info: Arc<RwLock<TableInfo>>,
-    seating: Seating,
     conns: BTreeMap<u64, Conn>,
     seats: Vec<Option<Seated>>,
     streams: HashMap<String, Stream>,
@@ -455,17 +450,16 @@ impl Actor {
     }
 
     /// Unseats everyone and sends every connection a last frame: `closed` (the table
-    /// closed for good) or `away` (it is interrupted: reconnect).
+    /// closed for good: its seats in the books are freed) or `away` (it is interrupted:
+    /// reconnect; the seats stay in the books for the table's next host).
     fn close_all_with(&mut self, kind: &'static str) {
         let reason = self.closed.clone().unwrap_or_default();
-        let players: Vec<String> = self
-            .seats
-            .iter()
-            .flatten()
-            .map(|s| s.player.clone())
-            .collect();
-        for p in players {
-            self.unseat(&p);
+        self.seats.iter_mut().for_each(|s| *s = None);
+        if kind == "closed" {
+            let table = self.ctx.table_id.clone();
+            if let Err(e) = self.books.with(|s| s.clear_table_seats(&table)) {
+                tracing::warn!(table = %self.cfg.name, error = %e, "the closed table's seats stay in the books");
+            }
         }
         let conns: Vec<u64> = self.conns.keys().copied().collect();
         for c in conns {
@@ -481,83 +475,141 @@ impl Actor {
         }
     }
 
-    /// Rounds this table left unfinished: resumed (or voided, as their rules say).
+    /// The table starts (again): the players the books seat here sit at the seats they
+    /// had; the newest round it left unfinished with a bet is resumed (or voided, as its
+    /// rules say), any other is voided (a table plays one round at a time).
     fn recover(&mut self) -> Result<(), String> {
-        let open = self
+        self.seat_from_books()?;
+        let table_id = self.ctx.table_id.clone();
+        let open: Vec<_> = self
             .books
             .with(|s| s.unfinished_rounds())
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|r| r.table_id == table_id)
+            .collect();
+        let (resume, void) = recovery::pick(open);
+        for (rec, reason) in void {
+            let what = self
+                .books
+                .with(|s| journal::void(s, &rec, &reason))
+                .map_err(|e| e.to_string())?;
+            tracing::warn!(table = %self.cfg.name, round = rec.id.0, %reason, %what, "an interrupted round is void");
+        }
+        if let Some(rec) = resume {
+            self.resume(rec)?;
+        }
+        self.publish_info();
+        Ok(())
+    }
+
+    /// Seats the players the books seat at this table, at their seats (a seat the
+    /// table no longer has is freed).
+    fn seat_from_books(&mut self) -> Result<(), String> {
+        let table = self.ctx.table_id.clone();
+        let seated = self
+            .books
+            .with(|s| s.table_seats(&table))
             .map_err(|e| e.to_string())?;
-        let table_id = self.ctx.table_id.clone();
-        for rec in open.into_iter().filter(|r| r.table_id == table_id) {
-            let got = self.books.with(|s| -> Result<Recovered, String> {
-                let ctx = journal::ctx_for(s, &rec).map_err(|e| e.to_string())?;
-                let setup = journal::setup_of(&rec).map_err(|e| e.to_string())?;
-                let (players, spots) = match setup {
-                    Some(s) => (s.players, s.spots),
-                    None => (Vec::new(), self.cfg.rules.table().max_spots_per_player),
-                };
-                recovery::recover(s, &ctx, &rec, &players, spots).map_err(|e| e.to_string())
-            })?;
-            match got {
-                Recovered::Voided { reason, what } => {
-                    tracing::warn!(table = %self.cfg.name, round = rec.id.0, %reason, %what, "an interrupted round is void");
+        for (seat, player) in seated {
+            match self.seats.get_mut(usize::from(seat) - 1) {
+                Some(slot) => {
+                    *slot = Some(Seated {
+                        player,
+                        absent: 0,
+                        leaving: false,
+                    })
                 }
-                Recovered::Opened { live, .. } | Recovered::Resumed { live, .. } => {
-                    tracing::info!(table = %self.cfg.name, round = rec.id.0, "an interrupted round resumes");
-                    // Its players sit where they sat (the seats they had, in order).
-                    let mut map = Vec::new();
-                    for (i, p) in live.setup.players.iter().enumerate() {
-                        let seat = (i + 1) as u8;
-                        if let Some(slot) = self.seats.get_mut(i) {
-                            *slot = Some(Seated {
-                                player: p.clone(),
-                                absent: 0,
-                                leaving: false,
-                            });
-                        }
-                        self.seating
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .insert(p.clone(), self.cfg.name.clone());
-                        map.push(seat);
-                    }
-                    // The seats with a bet in (all, once the cards are out).
-                    let bet = live
-                        .engine
-                        .view(0)
-                        .spots
-                        .iter()
-                        .filter(|s| s.main > Money::ZERO)
-                        .map(|s| s.seat)
-                        .collect();
-                    let betting = live.engine.phase() == Phase::Betting;
-                    self.round = Some(RoundState {
-                        announced: vec![live.id],
-                        live,
-                        seats: SeatMap(map),
-                        bet,
-                        left: BTreeSet::new(),
-                        window: None,
-                        settlements: Vec::new(),
-                        timed: None,
-                    });
-                    // The round goes on where it stopped: a betting window runs
-                    // again, chance steps are dealt, the decision (or offer) timer
-                    // runs, so a player who does not come back is stood.
-                    if betting {
-                        self.timer = Some((
-                            Instant::now() + Duration::from_millis(self.cfg.betting_ms),
-                            TimerKind::Betting,
-                        ));
-                    }
-                    let mut events = Vec::new();
-                    self.drive(&mut events)?;
-                    self.note(&events);
-                    self.publish_info();
+                None => {
+                    self.books
+                        .with(|s| s.leave_seat(&table, &player))
+                        .map_err(|e| e.to_string())?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// Resumes round `rec`: its players play from their seats (the round's setup gives
+    /// the engine seats in order, the books the table seats; a player the books do not
+    /// seat here takes a free seat for the round and leaves when it ends).
+    fn resume(&mut self, rec: felt_store::RoundRecord) -> Result<(), String> {
+        let got = self.books.with(|s| -> Result<Recovered, String> {
+            let ctx = journal::ctx_for(s, &rec).map_err(|e| e.to_string())?;
+            let setup = journal::setup_of(&rec).map_err(|e| e.to_string())?;
+            let (players, spots) = match setup {
+                Some(s) => (s.players, s.spots),
+                None => (Vec::new(), self.cfg.rules.table().max_spots_per_player),
+            };
+            recovery::recover(s, &ctx, &rec, &players, spots).map_err(|e| e.to_string())
+        })?;
+        let live = match got {
+            Recovered::Voided { reason, what } => {
+                tracing::warn!(table = %self.cfg.name, round = rec.id.0, %reason, %what, "an interrupted round is void");
+                return Ok(());
+            }
+            Recovered::Opened { live, .. } | Recovered::Resumed { live, .. } => live,
+        };
+        tracing::info!(table = %self.cfg.name, round = rec.id.0, "an interrupted round resumes");
+        let mut map = Vec::new();
+        for p in &live.setup.players {
+            let seat = match self.seat_of(p) {
+                Some(seat) => seat,
+                None => self.seat_for_round(p),
+            };
+            map.push(seat);
+        }
+        // The seats with a bet in (all, once the cards are out).
+        let bet = live
+            .engine
+            .view(0)
+            .spots
+            .iter()
+            .filter(|s| s.main > Money::ZERO)
+            .map(|s| s.seat)
+            .collect();
+        let betting = live.engine.phase() == Phase::Betting;
+        self.round = Some(RoundState {
+            announced: vec![live.id],
+            live,
+            seats: SeatMap(map),
+            bet,
+            left: BTreeSet::new(),
+            window: None,
+            settlements: Vec::new(),
+            timed: None,
+        });
+        // The round goes on where it stopped: a betting window runs again, chance
+        // steps are dealt, the decision (or offer) timer runs, so a player who does
+        // not come back is stood.
+        if betting {
+            self.timer = Some((
+                Instant::now() + Duration::from_millis(self.cfg.betting_ms),
+                TimerKind::Betting,
+            ));
+        }
+        let mut events = Vec::new();
+        self.drive(&mut events)?;
+        self.note(&events);
+        Ok(())
+    }
+
+    /// A free seat for a player of a resumed round the books do not seat here (seated
+    /// in the books if they may sit here; leaving when the round ends either way).
+    fn seat_for_round(&mut self, player: &str) -> u8 {
+        let Some(free) = self.seats.iter().position(Option::is_none) else {
+            // No seat free: the round's view numbers the player past the table's seats.
+            return (self.seats.len() + 1).min(usize::from(u8::MAX)) as u8;
+        };
+        let seat = (free + 1) as u8;
+        let table = self.ctx.table_id.clone();
+        let took = self.books.with(|s| s.take_seat(&table, seat, player));
+        self.seats[free] = Some(Seated {
+            player: player.to_string(),
+            absent: 0,
+            leaving: !matches!(took, Ok(SeatClaim::Taken)),
+        });
+        seat
     }
 
     fn handle(&mut self, m: ToTable) -> Result<(), Fatal> {
@@ -858,17 +910,32 @@ impl Actor {
             self.refuse(conn, Code::SeatTaken, &m, None);
             return Ok(());
         }
-        {
-            let mut seating = self.seating.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(t) = seating.get(player) {
+        // The books hold the seat: one table per player, whichever server deals it.
+        let table = self.ctx.table_id.clone();
+        let claim = self
+            .books
+            .with(|s| s.take_seat(&table, want, player))
+            .map_err(|e| e.to_string())?;
+        match claim {
+            SeatClaim::Taken => {}
+            SeatClaim::Elsewhere { table: t, seat } if t == table => {
+                let m = format!("you sit at seat {seat} already");
+                self.refuse(conn, Code::AlreadySeated, &m, None);
+                return Ok(());
+            }
+            SeatClaim::Elsewhere { table: t, .. } => {
+                let name = t.strip_prefix("online/").unwrap_or(&t);
                 let m = format!(
-                    "you sit at table `{t}`: leave it first (one seat at a time, one wallet)"
+                    "you sit at table `{name}`: leave it first (one seat at a time, one wallet)"
                 );
-                drop(seating);
                 self.refuse(conn, Code::SeatedElsewhere, &m, None);
                 return Ok(());
             }
-            seating.insert(player.to_string(), self.cfg.name.clone());
+            SeatClaim::Occupied => {
+                let m = format!("seat {want} is taken");
+                self.refuse(conn, Code::SeatTaken, &m, None);
+                return Ok(());
+            }
         }
         self.seats[usize::from(want - 1)] = Some(Seated {
             player: player.to_string(),
@@ -924,15 +991,39 @@ impl Actor {
         self.deal_if_all_bet()
     }
 
+    /// Frees the player's seat, here and in the books (a failure of the books leaves
+    /// the seat there: the table's next start seats the player again).
     fn unseat(&mut self, player: &str) {
         for s in self.seats.iter_mut() {
             if s.as_ref().is_some_and(|s| s.player == player) {
                 *s = None;
             }
         }
-        let mut seating = self.seating.lock().unwrap_or_else(|p| p.into_inner());
-        if seating.get(player) == Some(&self.cfg.name) {
-            seating.remove(player);
+        let table = self.ctx.table_id.clone();
+        if let Err(e) = self.books.with(|s| s.leave_seat(&table, player)) {
+            tracing::warn!(table = %self.cfg.name, %player, error = %e, "the seat stays in the books");
+        }
+    }
+
+    /// A betting window closed with no bet: each seated player with no connection has
+    /// missed one more round, and past the table's limit is unseated (so a seat the
+    /// books gave back after a restart is freed if its player never returns, even when
+    /// no round is dealt).
+    fn window_missed(&mut self) {
+        let mut gone = Vec::new();
+        for s in self.seats.iter_mut().flatten() {
+            if !self.conns.values().any(|c| c.player == s.player) {
+                s.absent += 1;
+                if s.absent > self.cfg.absent_rounds {
+                    gone.push(s.player.clone());
+                }
+            }
+        }
+        for p in &gone {
+            self.unseat(p);
+        }
+        if !gone.is_empty() {
+            self.publish_info();
         }
     }
 
@@ -1068,10 +1159,26 @@ impl Actor {
         } else {
             round
         };
-        let stepped = self
+        let stepped = match self
             .books
             .with(|s| r.live.step_batch(s, &self.ctx, round, id, &actions))
-            .map_err(|e| e.to_string())?;
+        {
+            Ok(s) => s,
+            // The round's first bet could not be written once the round was: the
+            // books voided it (nobody else had bet). The bet is refused and a new
+            // window opens; the table goes on.
+            Err(felt_session::SessionError::NotOpened { round, why }) => {
+                tracing::warn!(table = %self.cfg.name, round = round.0, %why, "a round's first bet was not written: the round is void");
+                self.round = None;
+                self.timer = None;
+                let m = "your bet could not be taken: nothing was staked; the betting window \
+                         opens again";
+                self.refuse(conn, Code::Refused, m, Some(id));
+                self.publish_info();
+                return Ok(());
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         match stepped {
             Stepped::Done(events) => {
                 r.bet.insert(e);
@@ -1546,6 +1653,7 @@ impl Actor {
                 } else {
                     // Nobody bet: the round was never written; a new window opens.
                     self.drop_pending();
+                    self.window_missed();
                     Ok(())
                 }
             }

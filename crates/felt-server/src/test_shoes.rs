@@ -7,12 +7,13 @@
 //! A betting window open with no bet yet is set up again from the stacked shoe. The
 //! round is marked in the books as a test lab's stacked shoe, so `felt verify` and
 //! `felt history` never take it for a fair shuffle. Without the test mode the
-//! endpoint does not exist (`404`).
+//! endpoint does not exist (`404`); with it, only an operator's session may stack a
+//! shoe (`401 no-session`, `403 forbidden`), even on loopback.
 
 use crate::app::Shared;
 use crate::table::ToTable;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use felt_core::{Card, Shoe};
@@ -47,6 +48,7 @@ pub fn stacked(rules: &felt_core::Rules, cards: &[Card]) -> Result<Shoe, String>
 pub async fn stack(
     State(s): State<Shared>,
     Path(name): Path<String>,
+    headers: HeaderMap,
     body: Result<Json<StackBody>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
     if !s.settings().test_shoes {
@@ -55,6 +57,9 @@ pub async fn stack(
             "not-found",
             "there is no such page (the test mode is off)".to_string(),
         );
+    }
+    if let Err(e) = crate::app::operator(&s, &headers).await {
+        return e.into_response();
     }
     let Some((cfg, handle)) = s.table(&name) else {
         return refuse(

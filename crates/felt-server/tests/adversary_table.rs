@@ -310,7 +310,11 @@ async fn a_sync_or_a_ping_is_answered_to_its_socket_alone() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_streams_of_players_gone_are_dropped_after_the_grace() {
-    let server = start(CLASSIC).await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let mut settings = felt_server::app::Settings::default();
+    settings.guard.registrations = 100;
+    let server = common::start_with(dir, db, CLASSIC, settings).await;
     let url = server.url.clone();
     for i in 0..30 {
         let cookie = register(&url, &format!("visitor{i}")).await;

@@ -28,12 +28,16 @@ async fn server(dir: tempfile::TempDir, db: std::path::PathBuf) -> Running {
 }
 
 async fn lobby(url: &str) -> Value {
-    reqwest::get(format!("{url}/api/tables"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    seen_by(url, None).await
+}
+
+/// The lobby as a request with this session cookie sees it (names shown to a session).
+async fn seen_by(url: &str, cookie: Option<&str>) -> Value {
+    let mut r = reqwest::Client::new().get(format!("{url}/api/tables"));
+    if let Some(c) = cookie {
+        r = r.header("cookie", c);
+    }
+    r.send().await.unwrap().json().await.unwrap()
 }
 
 /// The server (`test-PORT`) dealing `table`, as `url`'s lobby says.
@@ -147,7 +151,10 @@ async fn two_servers_share_the_tables_relay_players_and_push_the_linked_meter() 
     );
     let mut same = false;
     for _ in 0..50 {
-        let (la, lb) = (lobby(&a.url).await, lobby(&b.url).await);
+        let (la, lb) = (
+            seen_by(&a.url, Some(&alice_cookie)).await,
+            seen_by(&b.url, Some(&alice_cookie)).await,
+        );
         same = [players(&la, on_a), players(&lb, on_a)] == [want_a.clone(), want_a.clone()]
             && [players(&la, on_b), players(&lb, on_b)] == [want_b.clone(), want_b.clone()];
         if same {
@@ -158,8 +165,8 @@ async fn two_servers_share_the_tables_relay_players_and_push_the_linked_meter() 
     assert!(
         same,
         "the lobbies differ on who sits where:\nA: {}\nB: {}",
-        lobby(&a.url).await,
-        lobby(&b.url).await
+        seen_by(&a.url, Some(&alice_cookie)).await,
+        seen_by(&b.url, Some(&alice_cookie)).await
     );
     // B's books hold Bob's round: he played at B through A.
     let rounds = b.state.books().read(|st| st.history(10)).unwrap();

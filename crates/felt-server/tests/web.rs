@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{connect, register};
+use common::{connect, operator, register};
 use felt_server::app::Settings;
 use felt_store::{SqliteStore, Store};
 use serde_json::{json, Value};
@@ -93,8 +93,11 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
     let server = start(true).await;
     let url = server.url.clone();
     let http = reqwest::Client::new();
+    // Only an operator's session stacks a shoe (tests/adversary_http.rs).
+    let op = operator(&server, "olga").await;
     let post = |table: &str, body: Value| {
         http.post(format!("{url}/api/test/tables/{table}/shoe"))
+            .header("cookie", &op)
             .json(&body)
             .send()
     };
@@ -108,6 +111,10 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
     assert_eq!(r.status(), 400);
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad-shoe");
     let r = post("classic", json!({"cards": vec!["2c"; 100_000]}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400, "a body past 64 KiB");
+    let r = post("classic", json!({"cards": vec!["2c"; 1000]}))
         .await
         .unwrap();
     assert_eq!(r.status(), 400);

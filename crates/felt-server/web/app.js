@@ -54,7 +54,7 @@ app.sessionEnded = function sessionEnded(text) {
 };
 
 async function logout() {
-  await api('POST', '/api/logout');
+  await api('POST', '/api/logout', {});
   sessionStorage.clear();
   app.me = null;
   drawNav();

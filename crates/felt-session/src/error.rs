@@ -72,6 +72,19 @@ pub enum SessionError {
     /// An engine value that would not serialise (never expected).
     #[error("a value could not be written as JSON: {0}")]
     Json(#[from] serde_json::Error),
+    /// A round's first bet could not be written once the round was (another table took
+    /// the round's expected id, and the books then refused the bet): the round was
+    /// voided, nothing staked. The table sets a new round up.
+    #[error(
+        "round {round} could not take its first bet ({why}): it was voided, nothing was \
+         staked; bet again in the next round"
+    )]
+    NotOpened {
+        /// The round (voided).
+        round: RoundId,
+        /// Why the bet was not written.
+        why: String,
+    },
     /// The operating system gave no entropy for a shoe's seed.
     #[error("the operating system gave no entropy for a shoe's seed: {0}")]
     Entropy(String),

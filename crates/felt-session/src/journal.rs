@@ -488,16 +488,29 @@ impl Live {
         for p in players {
             balances.push(store.balance(&Account::player(p.clone()))?);
         }
+        Live::set_up_with(ctx, shoe, seed, players, &balances, spots, number)
+    }
+
+    /// [`Live::set_up`] with the players' balances given.
+    fn set_up_with(
+        ctx: &Ctx,
+        shoe: Shoe,
+        seed: [u8; 32],
+        players: &[String],
+        balances: &[Money],
+        spots: u8,
+        number: RoundId,
+    ) -> Result<(PlayRound, Setup, Vec<Event>, Step)> {
         let setup = Setup {
             players: players.to_vec(),
-            balances: balances.clone(),
+            balances: balances.to_vec(),
             spots,
             rules: ctx.source.clone(),
             rules_sha256: ctx.rules_hash(),
         };
         let mut engine = ctx
             .table
-            .round(shoe, ChaCha20Rng::from_seed(seed), &balances)?;
+            .round(shoe, ChaCha20Rng::from_seed(seed), balances)?;
         // The round's events carry its number in the books.
         engine.number_next_round(u64::try_from(number.0).unwrap_or(0));
         let mut events = Vec::new();
@@ -506,33 +519,42 @@ impl Live {
         Ok((engine, setup, events, step))
     }
 
-    /// Writes a pending round (its row, then its setup step) and takes its real id.
+    /// Writes a pending round (its row, then its setup step) and takes its real id. If
+    /// the setup step cannot be written, the round is voided at once (best effort: a
+    /// round with no bet is voided by the next start of its table anyway).
     fn open(&mut self, store: &mut dyn Store, ctx: &Ctx) -> Result<()> {
         let Some(mut pending) = self.pending.take() else {
             return Ok(());
         };
         let id = store.begin_round(&pending.new)?;
-        if id != self.id {
-            // Another table began the round this one expected: set it up again under
-            // its real number (the same shoe and seed: the same cards).
-            let bytes = pending.new.shoe.clone().unwrap_or_default();
-            let shoe = Shoe::from_bytes(&bytes)
-                .map_err(|source| SessionError::Shoe { round: id, source })?;
-            let players = self.setup.players.clone();
-            let (engine, _, _, step) = Live::set_up(
-                store,
-                ctx,
-                shoe,
-                pending.new.seed,
-                &players,
-                self.setup.spots,
-                id,
-            )?;
-            self.engine = engine;
-            pending.setup_step = step;
-        }
-        store.record_step(id, &pending.setup_step)?;
+        let written = (|| -> Result<()> {
+            if id != self.id {
+                // Another table began the round this one expected: set it up again
+                // under its real number, the same shoe, seed and balances (the same
+                // cards, and the same answer to the bet that opens it).
+                let bytes = pending.new.shoe.clone().unwrap_or_default();
+                let shoe = Shoe::from_bytes(&bytes)
+                    .map_err(|source| SessionError::Shoe { round: id, source })?;
+                let (engine, _, _, step) = Live::set_up_with(
+                    ctx,
+                    shoe,
+                    pending.new.seed,
+                    &self.setup.players,
+                    &self.setup.balances,
+                    self.setup.spots,
+                    id,
+                )?;
+                self.engine = engine;
+                pending.setup_step = step;
+            }
+            store.record_step(id, &pending.setup_step)?;
+            Ok(())
+        })();
         self.id = id;
+        if let Err(e) = written {
+            void_unbet(store, id, &e.to_string());
+            return Err(e);
+        }
         Ok(())
     }
 
@@ -656,7 +678,34 @@ impl Live {
                 return Ok(Stepped::Refused(e));
             }
             self.open(store, ctx)?;
+            // The round is in the books with its setup step only: if its first action
+            // is not written too, it is voided now, never left open without a bet.
+            let out = self.write_step(store, ctx, actions, client_id);
+            if !matches!(out, Ok(Stepped::Done(_))) {
+                let why = match &out {
+                    Ok(s) => s.to_string(),
+                    Err(e) => e.to_string(),
+                };
+                void_unbet(store, self.id, &why);
+                self.voided = true;
+                return Err(SessionError::NotOpened {
+                    round: self.id,
+                    why,
+                });
+            }
+            return out;
         }
+        self.write_step(store, ctx, actions, client_id)
+    }
+
+    /// Applies `actions` and writes the step (see [`Live::step_as`]).
+    fn write_step(
+        &mut self,
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        actions: Batched<'_>,
+        client_id: Option<&str>,
+    ) -> Result<Stepped> {
         let mut out: Option<Result<Stepped>> = None;
         // The engine after the step, kept only once the books have written it: a step
         // the books refuse leaves the round as it was.
@@ -744,6 +793,16 @@ impl Live {
     pub fn is_done(&self) -> bool {
         self.engine.phase() == Phase::Done
     }
+}
+
+/// Voids round `id`, which has its setup step at most and no bet, as its opening
+/// failed (`why`); best effort: if the books refuse this too, the next start of the
+/// table voids it (a round with no bet is never resumed by a server).
+fn void_unbet(store: &mut dyn Store, id: RoundId, why: &str) {
+    let reason = format!("its first bet was not written ({why}): nothing was staked");
+    // A refusal here (the books are down, the table moved) leaves the round to the
+    // table's next start, which voids a round with no bet.
+    let _ = store.void_round(id, &reason, &[]);
 }
 
 /// Why a round the game itself voided is void.

@@ -6,6 +6,8 @@
 //!   engine and compared with its log; an interrupted round voided.
 //! - [`dealing`]: where a round's cards come from: each shoe's seed, the commitment
 //!   published before its first card, the seed revealed once the shoe is retired.
+//! - [`recall`]: what of a stored round a player may see (a face-down card and the
+//!   seed once its shoe is retired).
 //! - [`recovery`]: a round left unfinished, resumed where it stopped or voided.
 //! - [`seed`]: a test lab's reproducible seed stream (`--seed`).
 //!
@@ -15,6 +17,7 @@
 pub mod dealing;
 mod error;
 pub mod journal;
+pub mod recall;
 pub mod recovery;
 pub mod seed;
 

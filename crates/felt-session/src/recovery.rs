@@ -81,3 +81,31 @@ pub fn recover(
         },
     }
 }
+
+/// Whether a stored round holds a bet: a step after its setup step (a server writes a
+/// round's setup step with its first bet, so a round with its setup step only, or no
+/// step, was never bet on).
+pub fn has_bet(rec: &RoundRecord) -> bool {
+    rec.steps.len() > 1
+}
+
+/// Which of one table's unfinished rounds (any order) a server resumes: the newest
+/// with a bet (a table plays one round at a time). Every other one is to be voided,
+/// with the reason given.
+pub fn pick(mut rounds: Vec<RoundRecord>) -> (Option<RoundRecord>, Vec<(RoundRecord, String)>) {
+    rounds.sort_by_key(|r| std::cmp::Reverse(r.id));
+    let newest = rounds.iter().find(|r| has_bet(r)).map(|r| r.id);
+    let mut resume = None;
+    let mut void = Vec::new();
+    for r in rounds {
+        match newest {
+            Some(id) if id == r.id => resume = Some(r),
+            Some(id) if has_bet(&r) => void.push((
+                r,
+                format!("interrupted, and round {id} of the same table goes on: a table plays one round at a time"),
+            )),
+            _ => void.push((r, "interrupted before any bet: nothing was staked".to_string())),
+        }
+    }
+    (resume, void)
+}

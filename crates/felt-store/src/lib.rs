@@ -116,6 +116,7 @@ mod name;
 mod path;
 pub mod postgres;
 mod seat;
+mod seating;
 pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -136,6 +137,7 @@ pub use model::{
 pub use name::{normalize_name, validate_name, NameProblem, MAX_NAME_LEN};
 pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
+pub use seating::{SeatClaim, STALE_SEAT_MS};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 
 use felt_core::money::Money;
@@ -353,6 +355,23 @@ pub trait Store {
     /// [`Store::table_leases`] to return, if `server` holds that lease; a table it does
     /// not hold is left as it is.
     fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()>;
+
+    /// Seats `player` (its canonical name is kept) in `seat` (from 1) at `table`, in
+    /// one transaction: the player holds one seat in the books, at one table, and a
+    /// seat holds one player, whichever server asks. Refused, with nothing changed,
+    /// when the player sits elsewhere ([`SeatClaim::Elsewhere`], naming where) or the
+    /// seat is someone else's ([`SeatClaim::Occupied`]); the player's own seat again is
+    /// [`SeatClaim::Taken`]. Fenced like the round writes ([`Store::fence`]).
+    fn take_seat(&mut self, table: &str, seat: u8, player: &str) -> Result<SeatClaim>;
+
+    /// Frees `player`'s seat at `table`; whether the player sat there. Fenced.
+    fn leave_seat(&mut self, table: &str, player: &str) -> Result<bool>;
+
+    /// The seats taken at `table`: (seat, player), by seat.
+    fn table_seats(&self, table: &str) -> Result<Vec<(u8, String)>>;
+
+    /// Frees every seat at `table` (it closed for good). Fenced.
+    fn clear_table_seats(&mut self, table: &str) -> Result<()>;
 
     /// Fences this connection's round writes to `server`: from now on
     /// [`Store::begin_round`], [`Store::record_step`], [`Store::record_step_with`],

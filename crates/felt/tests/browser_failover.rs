@@ -84,6 +84,14 @@ fn a_browser_follows_its_table_to_another_server_when_its_server_is_killed() {
     assert!(setup.success(), "scripts/browser-setup failed: {setup}");
     let url = felt_store::testing::TestPostgres::shared().fresh_database();
     let books = felt_store::BooksAt::parse(&url);
+    // The operator whose session stacks the shoes (the test mode asks for one).
+    let operator_password = "operator-secret-e2e";
+    let made = common::run(
+        ["operator", "olga", "--db", url.as_str()],
+        common::NO_DB,
+        &format!("{operator_password}\n"),
+    );
+    assert!(made.status.success(), "{}", common::stderr(&made));
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("serve.log");
     let tables = dir.path().join("tables.toml");
@@ -116,6 +124,8 @@ fn a_browser_follows_its_table_to_another_server_when_its_server_is_killed() {
         .env("FELT_URL", format!("http://127.0.0.1:{lb}"))
         .env("FELT_OUT", &out)
         .env("FELT_TABLE", "fo")
+        .env("FELT_OPERATOR", "olga")
+        .env("FELT_OPERATOR_PASSWORD", operator_password)
         .env("FELT_KILL_PID", victim.id().to_string())
         .env("FELT_VICTIM", format!("server-{first}"))
         .env("FELT_SURVIVOR", format!("server-{second}"))

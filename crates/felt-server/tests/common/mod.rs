@@ -76,20 +76,42 @@ pub async fn start_hosted(
     settings: Settings,
     hosting: impl FnOnce(Hosting) -> Hosting,
 ) -> Running {
-    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), &preset).unwrap();
     let at = felt_store::BooksAt::Sqlite(db.clone());
+    start_at(dir, db, &at, tables, &preset, settings, hosting).await
+}
+
+/// Starts a server on the books at `at` (`db` is kept in [`Running`] as given), its
+/// tables' games loaded by `load`, with these settings and hosting.
+pub async fn start_at(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    at: &felt_store::BooksAt,
+    tables: &str,
+    load: &dyn Fn(&str) -> Result<felt_core::Rules, String>,
+    settings: Settings,
+    hosting: impl FnOnce(Hosting) -> Hosting,
+) -> Running {
+    let cfg = config::parse(tables, std::path::Path::new("tables.toml"), load).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     let hosting = hosting(Hosting::new(
         format!("test-{}", listener.local_addr().unwrap().port()),
         url.clone(),
     ));
-    let state = Server::start(
-        felt_server::books::setup(&at).unwrap(),
-        cfg,
-        settings,
-        hosting,
-    )
+    // PostgreSQL's client runs a runtime of its own: the start runs on a thread of its
+    // own, outside the test's runtime.
+    let state = std::thread::scope(|s| {
+        s.spawn(|| {
+            Server::start(
+                felt_server::books::setup(at).unwrap(),
+                cfg,
+                settings,
+                hosting,
+            )
+        })
+        .join()
+        .unwrap()
+    })
     .unwrap();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let task = tokio::spawn(app::serve(
@@ -137,6 +159,56 @@ pub async fn register(url: &str, name: &str) -> String {
         .next()
         .unwrap()
         .to_string()
+}
+
+/// Logs `name` in with `password`; returns its session cookie, or the refusal's status.
+pub async fn login(url: &str, name: &str, password: &str) -> Result<String, u16> {
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/login"))
+        .json(&json!({"name": name, "password": password}))
+        .send()
+        .await
+        .unwrap();
+    if r.status() != 200 {
+        return Err(r.status().as_u16());
+    }
+    Ok(r.headers()["set-cookie"]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_string())
+}
+
+/// Makes the operator `name` (password `NAME-secret`) in the server's books and logs
+/// it in; returns its session cookie.
+pub async fn operator(server: &Running, name: &str) -> String {
+    let password = format!("{name}-secret");
+    let hash = felt_server::auth::hash_password(&password).unwrap();
+    let n = name.to_string();
+    server
+        .state
+        .books()
+        .run(move |st| {
+            st.create_login(&felt_store::NewLogin {
+                name: &n,
+                password_hash: &hash,
+                role: felt_store::Role::Operator,
+                starting_balance: felt_core::Money::ZERO,
+                now_ms: 0,
+            })
+        })
+        .await
+        .unwrap();
+    login(&server.url, name, &password).await.unwrap()
+}
+
+/// Now, in milliseconds since the epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// A raw WebSocket client.

@@ -25,6 +25,7 @@ mod logins;
 mod read;
 pub mod schema;
 mod seat;
+mod seating;
 mod tls;
 mod write;
 
@@ -42,6 +43,7 @@ use crate::model::{
     StepWrite,
 };
 use crate::name::validate_name;
+use crate::seating::{checked_seat, SeatClaim};
 use crate::sqlite::{AppliedMigration, OpenOptions};
 use crate::Store;
 use ::postgres::Client;
@@ -1036,6 +1038,28 @@ impl Store for PgStore {
     fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()> {
         let rows = checked_statuses(server, statuses)?;
         self.write(|c| leases::note_status(c, server, &rows))
+    }
+
+    fn take_seat(&mut self, table: &str, seat: u8, player: &str) -> Result<SeatClaim> {
+        let player = checked_seat(table, seat, player)?;
+        let fence = self.fenced_to();
+        self.write(|c| seating::take(c, fence.as_deref(), table, seat, &player))
+    }
+
+    fn leave_seat(&mut self, table: &str, player: &str) -> Result<bool> {
+        let player = checked_seat(table, 1, player)?;
+        let fence = self.fenced_to();
+        self.write(|c| seating::leave(c, fence.as_deref(), table, &player))
+    }
+
+    fn table_seats(&self, table: &str) -> Result<Vec<(u8, String)>> {
+        self.read(|c| seating::of_table(c, table))
+    }
+
+    fn clear_table_seats(&mut self, table: &str) -> Result<()> {
+        validate_name("table", table)?;
+        let fence = self.fenced_to();
+        self.write(|c| seating::clear(c, fence.as_deref(), table))
     }
 
     fn fence(&mut self, server: Option<&str>) {

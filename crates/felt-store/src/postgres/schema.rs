@@ -50,10 +50,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "each table's status kept with its lease, for every server's lobby",
         sql: V5,
     },
+    Migration {
+        version: 6,
+        name: "table seats: one table per player, across the servers",
+        sql: V6,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 5;
+pub const LATEST: i64 = 6;
 
 /// The comment on `schema_migrations` that marks a database as felt's.
 pub const MARK: &str = "felt books: schema migrations";
@@ -336,6 +341,19 @@ const V5: &str = r#"
 -- What the holder last said of the table (JSON: who sits where, whether closed), for
 -- the lobbies of the servers that do not deal it.
 ALTER TABLE table_leases ADD COLUMN status TEXT;
+"#;
+
+const V6: &str = r#"
+-- Who sits where at the online tables, for every server sharing the books: one row per
+-- seated player (a player sits at one table at a time), one player per seat. The name
+-- is canonical; since_ms is Unix milliseconds (the database's clock).
+CREATE TABLE seats (
+    player   TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat     BIGINT NOT NULL CHECK (seat BETWEEN 1 AND 255),
+    since_ms BIGINT NOT NULL DEFAULT felt_now_ms(),
+    UNIQUE (table_id, seat)
+);
 "#;
 
 /// What a database turned out to be.

@@ -19,6 +19,7 @@ mod leases;
 mod logins;
 mod read;
 pub mod schema;
+mod seating;
 #[cfg(test)]
 mod tests;
 
@@ -33,6 +34,7 @@ use crate::model::{
     ShoeSeed, Step, StepWrite,
 };
 use crate::name::validate_name;
+use crate::seating::{checked_seat, SeatClaim};
 use crate::Store;
 use felt_core::money::Money;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -1279,6 +1281,28 @@ impl Store for SqliteStore {
     fn note_table_status(&mut self, server: &str, statuses: &[(&str, &TableStatus)]) -> Result<()> {
         let rows = checked_statuses(server, statuses)?;
         self.write(|tx| leases::note_status(tx, server, &rows))
+    }
+
+    fn take_seat(&mut self, table: &str, seat: u8, player: &str) -> Result<SeatClaim> {
+        let player = checked_seat(table, seat, player)?;
+        let fence = self.fence.clone();
+        self.write(|tx| seating::take(tx, fence.as_deref(), table, seat, &player))
+    }
+
+    fn leave_seat(&mut self, table: &str, player: &str) -> Result<bool> {
+        let player = checked_seat(table, 1, player)?;
+        let fence = self.fence.clone();
+        self.write(|tx| seating::leave(tx, fence.as_deref(), table, &player))
+    }
+
+    fn table_seats(&self, table: &str) -> Result<Vec<(u8, String)>> {
+        self.read(|c| seating::of_table(c, table))
+    }
+
+    fn clear_table_seats(&mut self, table: &str) -> Result<()> {
+        validate_name("table", table)?;
+        let fence = self.fence.clone();
+        self.write(|tx| seating::clear(tx, fence.as_deref(), table))
     }
 
     fn fence(&mut self, server: Option<&str>) {

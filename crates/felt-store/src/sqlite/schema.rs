@@ -46,10 +46,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "each table's status kept with its lease, for every server's lobby",
         sql: V5,
     },
+    Migration {
+        version: 6,
+        name: "table seats: one table per player, across the servers",
+        sql: V6,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 5;
+pub const LATEST: i64 = 6;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -263,4 +268,17 @@ const V5: &str = r#"
 -- What the holder last said of the table (JSON: who sits where, whether closed), for
 -- the lobbies of the servers that do not deal it.
 ALTER TABLE table_leases ADD COLUMN status TEXT;
+"#;
+
+const V6: &str = r#"
+-- Who sits where at the online tables, for every server sharing the books: one row per
+-- seated player (a player sits at one table at a time), one player per seat. The name
+-- is canonical; since_ms is Unix milliseconds.
+CREATE TABLE seats (
+    player   TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    seat     INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 255),
+    since_ms INTEGER NOT NULL,
+    UNIQUE (table_id, seat)
+) WITHOUT ROWID;
 "#;

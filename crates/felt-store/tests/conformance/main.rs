@@ -11,6 +11,7 @@ mod leases;
 mod logins;
 mod names;
 mod recall;
+mod seats;
 mod step_with;
 
 use felt_core::Money;
@@ -182,6 +183,11 @@ conformance! {
     names::a_seat_is_held_by_the_canonical_name,
     recall::shoes_commitments_rules_and_player_rounds,
     recall::outputs_are_the_same_texts_on_both_engines,
+    seats::a_player_sits_at_one_table_and_a_seat_holds_one_player,
+    seats::seat_arguments_are_checked,
+    seats::two_servers_claiming_at_once_seat_each_player_once,
+    seats::a_seat_at_a_table_nobody_deals_any_more_does_not_hold_its_player,
+    seats::a_fenced_connection_seats_only_at_the_tables_it_holds,
     step_with::a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction,
 }
 

@@ -5,9 +5,10 @@
 //! card), only once the shoe is retired, when no card of it will be dealt again.
 
 use anyhow::Result;
-use felt_core::{Action, Card, Decision, Event, Money};
+use felt_core::{Action, Card, Decision, Money};
 use felt_session::journal::{setup_of, StepAction};
-use felt_store::{RoundRecord, RoundStatus};
+use felt_session::recall::{self, Seen};
+use felt_store::RoundRecord;
 use serde_json::Value;
 use std::io::Write as _;
 
@@ -58,19 +59,10 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-/// Whether everything of the round may be shown: its shoe is retired (for a round
-/// written before shoe commitments, whose shoe is never dealt from again: once the
-/// round is over).
-fn revealed(r: &RoundRecord) -> bool {
-    match &r.shoe {
-        Some(shoe) => shoe.is_retired(),
-        None => r.status != RoundStatus::Open,
-    }
-}
-
-/// The round's seed as shown: only once everything of the round may be.
+/// The round's seed as shown: only once everything of the round may be
+/// ([`recall::seed`]).
 fn shown_seed(r: &RoundRecord) -> Option<String> {
-    revealed(r).then(|| hex(&r.seed))
+    recall::seed(r).map(|s| hex(&s))
 }
 
 fn shoe_json(r: &RoundRecord) -> Value {
@@ -88,17 +80,14 @@ fn shoe_json(r: &RoundRecord) -> Value {
 }
 
 fn round_json(r: &RoundRecord) -> Value {
-    let all = revealed(r);
-    // Stored events read back as the engine's typed events; a player sees each one's
-    // public form (a face-down card without its value) until the shoe is retired.
-    let events: Vec<Value> = r
-        .events
-        .iter()
-        .map(|e| match serde_json::from_str::<Event>(&e.json) {
-            Ok(ev) if all => serde_json::to_value(ev).unwrap_or(Value::Null),
-            Ok(ev) => serde_json::to_value(ev.public()).unwrap_or(Value::Null),
+    // A player sees each event's public form (a face-down card without its value)
+    // until the shoe is retired: the rule of every front end (`recall`).
+    let events: Vec<Value> = recall::events(r)
+        .into_iter()
+        .map(|e| match e {
+            Seen::Event(ev) => serde_json::to_value(ev).unwrap_or(Value::Null),
             // Its text is not shown: it could hold a card (`felt replay` names it).
-            Err(_) => serde_json::json!({ "event": "unreadable", "seq": e.seq }),
+            Seen::Unreadable { seq } => serde_json::json!({ "event": "unreadable", "seq": seq }),
         })
         .collect();
     let actions: Vec<Value> = r
@@ -269,12 +258,11 @@ fn round_lines(r: &RoundRecord, side_ids: &[String]) -> Vec<String> {
     let mut hands: Vec<(String, Vec<String>)> = Vec::new();
     let mut wagers = Vec::new();
     let mut results = Vec::new();
-    let finished = revealed(r);
-    for e in r
-        .events
-        .iter()
-        .filter_map(|e| serde_json::from_str::<Value>(&e.json).ok())
-    {
+    // As a player may see them: a face-down card has no value until its shoe retires.
+    for e in recall::events(r).into_iter().filter_map(|e| match e {
+        Seen::Event(ev) => serde_json::to_value(ev).ok(),
+        Seen::Unreadable { .. } => None,
+    }) {
         match e["event"].as_str() {
             Some("dealt") => {
                 let who = if e["to"]["who"] == "dealer" {
@@ -282,11 +270,10 @@ fn round_lines(r: &RoundRecord, side_ids: &[String]) -> Vec<String> {
                 } else {
                     place(&e["to"])
                 };
-                let card = if e["face_up"] == false && !finished {
-                    "[hole]".to_string()
-                } else {
-                    serde_json::from_value::<Card>(e["card"].clone())
-                        .map_or_else(|_| "?".to_string(), Card::pretty)
+                let card = match serde_json::from_value::<Card>(e["card"].clone()) {
+                    Ok(c) => c.pretty(),
+                    Err(_) if e["face_up"] == false => "[hole]".to_string(),
+                    Err(_) => "?".to_string(),
                 };
                 match hands.iter_mut().find(|(w, _)| *w == who) {
                     Some((_, cs)) => cs.push(card),

@@ -26,7 +26,7 @@ pub fn run(a: &Args) -> Result<()> {
         .read_line(&mut line)
         .context("reading the password")?;
     let password = line.trim_end_matches(['\n', '\r']);
-    if let Some(p) = felt_server::auth::password_problem(password) {
+    if let Some(p) = felt_server::auth::password_problem(&name, password) {
         anyhow::bail!("{p}; nothing was changed");
     }
     let hash = felt_server::auth::hash_password(password).map_err(anyhow::Error::msg)?;

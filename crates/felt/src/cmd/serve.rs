@@ -24,7 +24,9 @@ pub struct Args {
     #[arg(long)]
     pub server_id: Option<String>,
     /// Where clients and the other servers reach this server (`http://host:port`),
-    /// shown in the lobby and used by the others' relays. Default: http://ADDR (with
+    /// shown in the lobby and used by the others' relays; `https://...` says the server
+    /// is behind TLS (a proxy's): the session cookie is then `Secure`. Its origin is
+    /// also the page's own for the cross-origin check. Default: http://ADDR (with
     /// 127.0.0.1 for an unspecified address).
     #[arg(long)]
     pub public_url: Option<String>,
@@ -49,6 +51,30 @@ pub struct Args {
     /// (the browser tests' scenarios). Refused unless --addr is a loopback address.
     #[arg(long)]
     pub test_shoes: bool,
+    /// A reverse proxy (its address) whose `X-Forwarded-For` names the client, for the
+    /// log-in and registration throttling (repeat for several). Without one the header
+    /// is ignored: the client is the connection's peer.
+    #[arg(long = "trust-proxy", value_name = "IP")]
+    pub trust_proxy: Vec<std::net::IpAddr>,
+    /// An address for the monitoring only: `/metrics` and `/healthz` with its detail,
+    /// no session asked (on --addr both need an operator's session; `/healthz` answers
+    /// anyone 200 or 503 without detail).
+    #[arg(long)]
+    pub ops_addr: Option<SocketAddr>,
+    /// Connections open at once (WebSockets included); more wait. Default: the
+    /// open-files limit (raised to its hard limit at start) less 128.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(16..=1_000_000))]
+    pub max_connections: Option<u64>,
+    /// Accounts one client address may register per hour.
+    #[arg(long, default_value_t = 20)]
+    pub registrations_per_hour: u32,
+    /// Table sockets one account may hold open at once (its tabs and devices).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub sockets_per_account: u32,
+    /// Table sockets one client address may hold open at once (a casino's players
+    /// behind one NAT share an address: raise it for them, or trust their proxy).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub sockets_per_address: u32,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
@@ -92,11 +118,21 @@ pub fn run(a: &Args) -> Result<()> {
     });
     let mut hosting = felt_server::hosting::Hosting::new(server_id, url);
     hosting.lease = Duration::from_secs(a.lease_secs);
-    let settings = Settings {
+    let files = felt_server::listen::raise_open_files();
+    let mut settings = Settings {
         starting_balance: a.starting_balance,
         test_shoes: a.test_shoes,
+        trusted_proxies: a.trust_proxy.clone(),
         ..Settings::default()
     };
+    settings.conn.max = match a.max_connections {
+        Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+        None => felt_server::listen::max_for_files(files),
+    };
+    settings.guard.registrations = a.registrations_per_hour;
+    settings.sockets.per_account = a.sockets_per_account as usize;
+    settings.sockets.per_address = a.sockets_per_address as usize;
+    settings.sockets.total = settings.sockets.total.max(settings.conn.max);
     let n = tables.len();
     let server_name = hosting.server.clone();
     let state = Server::start(books, tables, settings, hosting)
@@ -111,6 +147,15 @@ pub fn run(a: &Args) -> Result<()> {
             .await
             .with_context(|| format!("--addr {}: cannot listen there", a.addr))?;
         let local = listener.local_addr()?;
+        if let Some(ops) = a.ops_addr {
+            let l = tokio::net::TcpListener::bind(ops)
+                .await
+                .with_context(|| format!("--ops-addr {ops}: cannot listen there"))?;
+            let app = app::ops_router(state.clone());
+            let limits = state.settings().conn.clone();
+            tokio::spawn(felt_server::listen::serve(l, app, limits, std::future::pending()));
+            println!("felt serve: /metrics and /healthz on http://{ops}/");
+        }
         let here = state.dealt_here().len();
         tracing::info!(%local, tables = n, dealt_here = here, server = %server_name, books = %at, "felt serve is up");
         println!(

@@ -1,0 +1,320 @@
+//! Accounts over HTTP: `POST /api/register`, `/api/login`, `/api/logout` and `GET
+//! /api/me`, under the [`crate::guard`]'s rules (throttled per client address, one
+//! check-and-count at a time per account, the hashing bounded).
+
+use crate::app::{now_ms, store_error, who, ApiError, Shared};
+use crate::auth;
+use crate::guard::Busy;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use felt_core::Money;
+use felt_store::{Account, NewLogin, Role, StoreError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// The client's address (see [`crate::client`]).
+pub(crate) struct ClientIp(pub IpAddr);
+
+impl FromRequestParts<Shared> for ClientIp {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, s: &Shared) -> Result<Self, Self::Rejection> {
+        let peer = parts.extensions.get::<crate::client::Peer>().copied();
+        Ok(ClientIp(crate::client::address(
+            peer,
+            &parts.headers,
+            &s.settings().trusted_proxies,
+        )))
+    }
+}
+
+/// The body of a registration or a log-in.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Credentials {
+    name: String,
+    password: String,
+}
+
+/// `429 throttled`: this address has had its share; it may try again after `wait`.
+fn throttled(wait: Duration, what: &str) -> Response {
+    let secs = wait.as_secs().max(1);
+    let mut r = ApiError(
+        StatusCode::TOO_MANY_REQUESTS,
+        "throttled",
+        format!("too many {what} from this address: try again in {secs} second(s)"),
+    )
+    .into_response();
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    r
+}
+
+/// `503 busy`: every hashing thread is taken and its queue full.
+fn busy(_: Busy) -> Response {
+    let mut r = ApiError(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "busy",
+        "the server is checking too many passwords at once: try again in a moment".to_string(),
+    )
+    .into_response();
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(1u64));
+    r
+}
+
+fn session_response(s: &Shared, token: &str, status: StatusCode, body: Value) -> Response {
+    let age = (s.settings().idle_ms / 1000).max(60) as u64;
+    (
+        status,
+        [(header::SET_COOKIE, auth::set_cookie(token, age, s.secure()))],
+        Json(body),
+    )
+        .into_response()
+}
+
+fn bad_body(e: JsonRejection) -> Response {
+    ApiError(
+        StatusCode::BAD_REQUEST,
+        "bad-request",
+        format!(
+            "the body must be JSON {{\"name\": ..., \"password\": ...}}: {}",
+            e.body_text()
+        ),
+    )
+    .into_response()
+}
+
+/// `POST /api/register`.
+pub(crate) async fn register(
+    State(s): State<Shared>,
+    ClientIp(ip): ClientIp,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Result<Response, Response> {
+    let Json(c) = body.map_err(bad_body)?;
+    let bad_name = |m: String| ApiError(StatusCode::BAD_REQUEST, "bad-name", m).into_response();
+    let name =
+        felt_store::normalize_name("player", &c.name).map_err(|e| bad_name(e.to_string()))?;
+    if name.chars().count() > 32 {
+        return Err(bad_name("a name has at most 32 characters".to_string()));
+    }
+    if let Some(p) = auth::password_problem(&name, &c.password) {
+        return Err(ApiError(StatusCode::BAD_REQUEST, "bad-password", p).into_response());
+    }
+    s.guard()
+        .begin_registration(ip)
+        .map_err(|w| throttled(w, "registrations"))?;
+    let _admitted = s.guard().admit().await.map_err(busy)?;
+    let password = c.password;
+    let hash = s
+        .guard()
+        .hasher()
+        .run(move || auth::hash_password(&password))
+        .await
+        .map_err(busy)?
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e).into_response())?;
+    let (token, token_hash) = auth::new_token();
+    let start = s.settings().starting_balance;
+    let n = name.clone();
+    let made = s
+        .books()
+        .run(move |st| -> felt_store::Result<()> {
+            let now = now_ms();
+            st.create_login(&NewLogin {
+                name: &n,
+                password_hash: &hash,
+                role: Role::Player,
+                starting_balance: start,
+                now_ms: now,
+            })?;
+            st.login_succeeded(&n, now)?;
+            st.open_web_session(&token_hash, &n, now)
+        })
+        .await;
+    match made {
+        Ok(()) => {
+            tracing::info!(player = %name, %ip, "registered");
+            Ok(session_response(
+                &s,
+                &token,
+                StatusCode::CREATED,
+                json!({"player": name, "role": "player", "balance": start, "previous_login": null}),
+            ))
+        }
+        Err(StoreError::NameTaken { .. }) => Err(ApiError(
+            StatusCode::CONFLICT,
+            "name-taken",
+            format!("the name `{name}` is taken: choose another"),
+        )
+        .into_response()),
+        Err(e) => Err(store_error(e).into_response()),
+    }
+}
+
+/// `POST /api/login`: refused at once past the address's failures; an account locked
+/// by failures waits [`crate::guard::Guard::locked_delay`] first, and is checked then
+/// (its owner, from an address that has not failed, logs in).
+pub(crate) async fn login(
+    State(s): State<Shared>,
+    ClientIp(ip): ClientIp,
+    body: Result<Json<Credentials>, JsonRejection>,
+) -> Result<Response, Response> {
+    let Json(c) = body.map_err(bad_body)?;
+    let refused = || {
+        ApiError(
+            StatusCode::UNAUTHORIZED,
+            "bad-login",
+            "the name or the password is wrong".to_string(),
+        )
+        .into_response()
+    };
+    let guard = s.guard();
+    // Counted as a failure now, given back if it succeeds: parallel attempts cannot
+    // all be checked before one is counted.
+    guard
+        .begin_login(ip)
+        .map_err(|w| throttled(w, "failed log-ins"))?;
+    let name = match felt_store::normalize_name("player", &c.name) {
+        Ok(n) if c.password.len() <= auth::MAX_PASSWORD => n,
+        _ => return Err(refused()),
+    };
+    let admit = || async {
+        guard.admit().await.map_err(|b| {
+            guard.login_ok(ip); // not checked: not a failure
+            busy(b)
+        })
+    };
+    let mut admitted = admit().await?;
+    let read = |n: String| {
+        let s = s.clone();
+        async move {
+            s.books()
+                .read_async(move |st| st.login(&n))
+                .await
+                .map_err(|e| store_error(e).into_response())
+        }
+    };
+    if read(name.clone())
+        .await?
+        .is_some_and(|l| l.is_locked(now_ms()))
+    {
+        drop(admitted);
+        tokio::time::sleep(guard.locked_delay()).await;
+        admitted = admit().await?;
+    }
+    // The account's check and count in one turn.
+    let turn = guard.turn(&name).await;
+    let login = read(name.clone()).await?;
+    let p = c.password;
+    let hash = login.as_ref().map(|l| l.password_hash.clone());
+    let checked = guard
+        .hasher()
+        .run(move || match hash {
+            Some(h) => auth::verify_password(&p, &h),
+            None => {
+                auth::verify_nothing(&p);
+                false
+            }
+        })
+        .await;
+    let ok = match checked {
+        Ok(ok) => ok,
+        Err(b) => {
+            guard.login_ok(ip); // not checked: not a failure
+            return Err(busy(b));
+        }
+    };
+    let Some(login) = login else {
+        tracing::warn!(%ip, "a failed login (no such name)");
+        return Err(refused());
+    };
+    let policy = s.settings().lock;
+    if !ok {
+        let n = name.clone();
+        let after = s
+            .books()
+            .run(move |st| st.login_failed(&n, now_ms(), policy))
+            .await
+            .map_err(|e| store_error(e).into_response())?;
+        drop(turn);
+        tracing::warn!(player = %name, %ip, locked = after.is_locked(now_ms()), "a failed login");
+        return Err(refused());
+    }
+    guard.login_ok(ip);
+    let (token, token_hash) = auth::new_token();
+    let n = name.clone();
+    let previous = s
+        .books()
+        .run(move |st| -> felt_store::Result<Option<i64>> {
+            let now = now_ms();
+            let prev = st.login_succeeded(&n, now)?;
+            st.open_web_session(&token_hash, &n, now)?;
+            Ok(prev)
+        })
+        .await
+        .map_err(|e| store_error(e).into_response())?;
+    drop((turn, admitted));
+    tracing::info!(player = %name, %ip, "logged in");
+    Ok(session_response(
+        &s,
+        &token,
+        StatusCode::OK,
+        json!({"player": name, "role": login.role, "previous_login": previous.map(iso)}),
+    ))
+}
+
+/// Milliseconds since the epoch as an RFC 3339 UTC time (to the second).
+fn iso(ms: i64) -> String {
+    use time::format_description::well_known::Rfc3339;
+    time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_default()
+}
+
+/// `POST /api/logout`.
+pub(crate) async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
+    if let Some(token) = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(auth::token_from_cookies)
+    {
+        let hash = auth::token_hash(token);
+        // Every table socket of the session closes with it.
+        s.sockets().close_session(&hash, "you logged out");
+        if let Err(e) = s.books().run(move |st| st.close_web_session(&hash)).await {
+            return store_error(e).into_response();
+        }
+    }
+    (
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, auth::clear_cookie(s.secure()))],
+    )
+        .into_response()
+}
+
+/// `GET /api/me`.
+pub(crate) async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let w = who(&s, &headers).await?;
+    let n = w.name.clone();
+    let (balance, last) = s
+        .books()
+        .read_async(move |st| -> felt_store::Result<(Money, Option<i64>)> {
+            let b = st.balance(&Account::player(n.clone()))?;
+            let l = st.login(&n)?.and_then(|l| l.last_login_ms);
+            Ok((b, l))
+        })
+        .await
+        .map_err(store_error)?;
+    Ok(Json(json!({
+        "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
+    }))
+    .into_response())
+}
