@@ -511,8 +511,12 @@ test('the normal pace: the hole card flips in place, the dealer draws one card a
   await checkAgainstBooks(p);
   await p.page.screenshot({ path: path.join(OUT, 'result-desktop.png') });
   const all = await p.page.evaluate(() => window.__probe);
+  // The deal is paced as well, however soon after the page joined the table it comes
+  // (the page once showed at once every frame within 0.4 s of its welcome): the hole
+  // card lies alone before the up card lands.
+  assert(all.some((r) => r.dealer === 'back'), `the deal lands card by card: ${JSON.stringify(all)}`);
   const recs = all.filter((r) => r.t >= clicked - 5);
-  assert(recs.length, `the probe saw the dealer's turn: ${clicked} ${JSON.stringify(all.slice(-5))}`);
+  assert(recs.length, `the probe saw the dealer's turn: ${clicked} ${JSON.stringify(all)}`);
   const at = (pred, what) => {
     const r = recs.find(pred);
     assert(r, `${what} was shown: ${JSON.stringify(recs)}`);
@@ -583,8 +587,16 @@ test('refusals are sentences for a player; an ended session goes back to the log
       'seat-taken', 'seated-elsewhere', 'already-seated', 'not-betting', 'already-bet', 'other-round', 'already-applied',
       'bad-action-id', 'not-your-turn', 'not-this-hand', 'insufficient-funds', 'balance-changed', 'rate-limited', 'busy',
       'forbidden', 'session-ended', 'too-many-sockets', 'away'];
+    // docs/protocol.md's HTTP error codes (and the page's own `network`).
+    const httpCodes = ['bad-request', 'bad-name', 'bad-password', 'no-session', 'bad-login', 'forbidden', 'cross-origin',
+      'name-taken', 'bad-content-type', 'throttled', 'books', 'busy', 'network'];
+    const unknownTable = w.tableSentence({ code: 'no-such-code', message: 'raw server words' });
+    const unknownHttp = w.httpSentence({ status: 418, data: { error: 'no-such-code', message: 'raw server words' } });
     return {
-      all: codes.map((code) => [code, w.tableSentence({ code, message: 'raw server words' })]),
+      all: codes.map((code) => [code, w.tableSentence({ code, message: 'raw server words' })])
+        .concat(httpCodes.map((code) => [code, w.httpSentence({ status: 418, data: { error: code, message: 'raw server words' } })])),
+      generic: codes.filter((code) => w.tableSentence({ code }) === unknownTable)
+        .concat(httpCodes.filter((code) => w.httpSentence({ status: 418, data: { error: code } }) === unknownHttp)),
       cover: w.tableSentence({ code: 'refused', message: 'the balance of 127.00 does not cover 450.00' }),
       other: w.tableSentence({ code: 'refused', message: 'seat 1 spot 1 already holds this bet' }),
       http: w.httpSentence({ status: 401, data: { error: 'bad-login', message: 'the name or the password is wrong' } }),
@@ -593,6 +605,7 @@ test('refusals are sentences for a player; an ended session goes back to the log
   for (const [code, text] of said.all) {
     assert(/^[A-Z].*[.]{1,3}$/.test(text) && !text.includes('raw server words'), `${code}: ${text}`);
   }
+  eq(said.generic, [], 'every error code has its own sentence');
   eq(said.cover, 'Your balance (127.00) does not cover 450.00: bet less.', 'a balance that does not cover a bet');
   assert(!said.other.includes('seat 1'), `an engine refusal is not shown raw: ${said.other}`);
   assert(/wrong/.test(said.http), `a wrong password: ${said.http}`);

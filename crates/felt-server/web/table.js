@@ -43,6 +43,8 @@ export class Table {
     this.app = app;
     this.view = null;
     this.seq = null;
+    // The welcome's seq: views up to it answer the (re)connection (shown at once).
+    this.caughtUp = null;
     this.ws = null;
     this.gone = false;
     this.retry = 0;
@@ -82,7 +84,6 @@ export class Table {
     clearInterval(this.tick);
     clearInterval(this.ping);
     clearTimeout(this.retryTimer);
-    clearTimeout(this.catchUpTimer);
     this.pacer.stop();
     if (this.celebrating) this.celebrating();
     document.removeEventListener('keydown', this.onKey);
@@ -226,7 +227,9 @@ export class Table {
   }
 
   frame(msg) {
-    if (typeof msg.seq === 'number' && msg.seq > 0) this.seq = msg.seq;
+    // The last of the stream seen (for a reconnection's last_seq). Not the welcome's:
+    // it is the stream's last, and the frames missed before it are still to come.
+    if (typeof msg.seq === 'number' && msg.seq > 0 && msg.type !== 'welcome') this.seq = msg.seq;
     switch (msg.type) {
       case 'welcome':
         this.retry = 0;
@@ -234,14 +237,15 @@ export class Table {
         this.player = msg.player;
         if (this.offline) notice('');
         this.offline = false;
-        // What follows a (re)connection is shown at once: no replay at the dealer's pace.
-        this.catchUp = true;
-        clearTimeout(this.catchUpTimer);
-        this.catchUpTimer = setTimeout(() => { this.catchUp = false; }, 400);
+        // What answers a (re)connection is the past, shown at once (no replay at the
+        // dealer's pace): the fresh view (the welcome's seq) or the frames missed
+        // (up to it). Frames after it are the table's live play, paced, however soon
+        // they come.
+        this.caughtUp = typeof msg.seq === 'number' ? msg.seq : null;
         break;
       case 'view':
         msg.at = performance.now();
-        if (this.catchUp || !this.view) this.pacer.skip(msg);
+        if (!this.view || this.caughtUp === null || msg.seq <= this.caughtUp) this.pacer.skip(msg);
         else this.pacer.push(msg);
         break;
       case 'accepted':

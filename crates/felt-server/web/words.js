@@ -37,11 +37,14 @@ const HTTP = {
   'bad-login': 'That name and password are wrong: check them, or register a new name.',
   'no-session': 'You are not logged in: log in to play.',
   'name-taken': 'That name is taken: choose another one, or log in if it is yours.',
-  locked: 'Too many wrong passwords: this account is locked for 15 minutes.',
+  throttled: 'Too many tries from this address: wait a few minutes and try again.',
+  busy: 'The server is very busy: nothing was done. Try again in a moment.',
   'cross-origin': 'This request came from another site and was refused: open felt from its own address.',
+  'bad-content-type': 'The page sent something the server does not take: reload the page and try again.',
+  'bad-request': 'The server could not read that: check what you typed and try again.',
   books: 'The casino cannot read its books right now: try again in a minute.',
   'bad-name': 'That name will not do: use at most 32 letters, digits, "-" or "_".',
-  'bad-password': 'That password will not do: use at least 8 characters.',
+  'bad-password': 'That password will not do: use 8 to 256 characters, not a common password, not your name, and not one character over and over.',
   network: 'The server cannot be reached: check your connection and try again.',
 };
 
