@@ -117,9 +117,14 @@ export async function decide(page, decision) {
   await page.click(sel);
 }
 
+/** The results panel once the round is settled: shown as the round ends, or kept into
+ * the next betting window (a short pause between rounds can pass while the page paces
+ * the dealer's cards, so the next window may already be open). */
+const SETTLED = '#results[data-done="true"], #results[data-kept="true"]';
+
 /** Plays the hand in play by standing until the round is settled. */
 export async function standAll(page) {
-  const done = '#results[data-done="true"]';
+  const done = SETTLED;
   for (let i = 0; i < 12; i += 1) {
     if (await page.$(done)) return;
     const stand = await page.$('.decision[data-decision="stand"]');
@@ -130,7 +135,7 @@ export async function standAll(page) {
 
 /** Waits for the round's end; returns what the page shows of it, read at once. */
 export async function settled(page) {
-  await page.waitForSelector('#results[data-done="true"] #totals');
+  await page.waitForSelector(SETTLED.split(', ').map((s) => `${s} #totals`).join(', '));
   return page.evaluate(() => ({
     rows: [...document.querySelectorAll('.settlement.mine')].map((e) => ({ ...e.dataset, text: e.textContent })),
     round: Number(document.getElementById('results').dataset.round),
