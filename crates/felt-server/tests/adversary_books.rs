@@ -100,7 +100,9 @@ fn face_down_cards(game: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// `players` bots (`rb-0-0`, ...) play `rounds` rounds each at the server's table.
+/// `players` bots (`rb-0-0`, ...) play `rounds` rounds each at the server's table,
+/// pausing 20 ms before each bet and decision as a person would (so a reader of the
+/// recall sees the session's rounds while it plays, however fast the machine).
 async fn play(url: &str, players: usize, rounds: u64) {
     let cfg = BotsConfig {
         servers: vec![url.to_string()],
@@ -110,7 +112,7 @@ async fn play(url: &str, players: usize, rounds: u64) {
         prefix: "rb".to_string(),
         stall: Duration::from_secs(60),
         keep_frames: false,
-        think: Duration::ZERO,
+        think: Duration::from_millis(20),
     };
     let report = bots::run(cfg).await.unwrap();
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);
