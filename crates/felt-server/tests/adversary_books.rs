@@ -66,13 +66,7 @@ async fn session(url: &str, name: &str, password: &str) -> String {
             .await
             .unwrap();
         if r.status().is_success() {
-            return r.headers()["set-cookie"]
-                .to_str()
-                .unwrap()
-                .split(';')
-                .next()
-                .unwrap()
-                .to_string();
+            return common::session_cookie(&r);
         }
     }
     panic!("{name} can neither register nor log in at {url}");

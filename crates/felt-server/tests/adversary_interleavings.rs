@@ -155,23 +155,6 @@ async fn pump(who: &str, slot: &mut Slot, ms: u64) {
     }
 }
 
-async fn login(url: &str, name: &str) -> String {
-    let r = reqwest::Client::new()
-        .post(format!("{url}/api/login"))
-        .json(&json!({"name": name, "password": format!("{name}-secret")}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    r.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string()
-}
-
 /// What one step does.
 #[derive(Debug, Clone)]
 enum Step {
@@ -338,7 +321,9 @@ async fn interleaving(seed: u64, steps: usize) -> usize {
                     .await
                     .unwrap();
                 assert_eq!(r.status(), 204, "{who}");
-                player.cookie = login(url, &player.name).await;
+                player.cookie = common::login(url, &player.name, &format!("{}-secret", player.name))
+                    .await
+                    .unwrap_or_else(|status| panic!("{who}: log-in again: {status}"));
                 None
             }
             Step::LoseElsewhere(cents) => {

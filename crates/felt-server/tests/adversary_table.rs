@@ -207,20 +207,7 @@ async fn log_out_closes_every_socket_of_the_session_and_no_other() {
     let (cookie, mut tab1) = seated(&url, "ana", 1).await;
     let mut tab2 = joined(&url, &cookie).await;
     // Ana on another device: another session, another socket.
-    let other = reqwest::Client::new()
-        .post(format!("{url}/api/login"))
-        .json(&serde_json::json!({"name": "ana", "password": "ana-secret"}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(other.status(), 200);
-    let other_cookie = other.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    let other_cookie = common::login(&url, "ana", "ana-secret").await.unwrap();
     let mut phone = joined(&url, &other_cookie).await;
     let out = reqwest::Client::new()
         .post(format!("{url}/api/logout"))

@@ -152,6 +152,11 @@ pub async fn register(url: &str, name: &str) -> String {
         .await
         .unwrap();
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    session_cookie(&r)
+}
+
+/// The session cookie (`felt_session=...`) an answer sets.
+pub fn session_cookie(r: &reqwest::Response) -> String {
     r.headers()["set-cookie"]
         .to_str()
         .unwrap()
@@ -172,13 +177,7 @@ pub async fn login(url: &str, name: &str, password: &str) -> Result<String, u16>
     if r.status() != 200 {
         return Err(r.status().as_u16());
     }
-    Ok(r.headers()["set-cookie"]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string())
+    Ok(session_cookie(&r))
 }
 
 /// Makes the operator `name` (password `NAME-secret`) in the server's books and logs
