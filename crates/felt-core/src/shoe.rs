@@ -148,8 +148,13 @@ fn fisher_yates_batched<R: RngCore + ?Sized>(cards: &mut [Card], rng: &mut R) {
     // Positions `1..open` still to fill, last first (position 0 takes what is left).
     let mut open = cards.len();
     // Every product of bounds stays below 2^53 (see `PRODUCT_BELOW`) for a shoe of up to
-    // 8 decks; a longer slice works out every product.
-    let sure = if open <= MAX_CARDS { PRODUCT_BELOW } else { 0 };
+    // 8 decks; a longer slice works out every product (only the largest word, which is
+    // above any `2^64 mod P`, is kept at once).
+    let sure = if open <= MAX_CARDS {
+        PRODUCT_BELOW
+    } else {
+        u64::MAX
+    };
     while open > BATCH {
         fill_batch(cards, open, BATCH, sure, rng);
         open -= BATCH;
@@ -179,8 +184,8 @@ fn unbiased(low: u64, open: usize, k: usize) -> bool {
 }
 
 /// Fills positions `open - 1` down to `open - k` (`k <= BATCH`, `k < open`) from one
-/// accepted 64-bit word. A last low half at or above `sure` (0, or a bound above the
-/// product of the bounds) is accepted at once.
+/// accepted 64-bit word. A last low half at or above `sure` (a bound above the product
+/// of the bounds, or `u64::MAX`) is accepted at once.
 #[inline(always)]
 fn fill_batch<R: RngCore + ?Sized>(
     cards: &mut [Card],
@@ -671,6 +676,116 @@ mod tests {
         expect.swap(2, i1);
         expect.swap(1, i2);
         assert_eq!(direct, expect);
+    }
+
+    /// How many words of `bits` bits a multiply-and-reject draw keeps for outcome `q`
+    /// of `p`: the words `w` with `q 2^bits + t <= w p < (q + 1) 2^bits`, `t` being
+    /// `2^bits mod p`.
+    fn kept_words(q: u128, p: u128, bits: u32) -> u128 {
+        let (two, t) = (1u128 << bits, (1u128 << bits) % p);
+        ((q + 1) * two).div_ceil(p) - (q * two + t).div_ceil(p)
+    }
+
+    #[test]
+    fn below_rejects_exactly_the_uneven_words() {
+        // `felt rng-test` cites this test: every outcome of a one-word draw below n
+        // keeps exactly floor(2^32 / n) words, and the code keeps exactly those.
+        for n in 1..=416u32 {
+            let t = (1u64 << 32) % u64::from(n);
+            for k in 0..u128::from(n) {
+                assert_eq!(
+                    kept_words(k, u128::from(n), 32),
+                    (1u128 << 32) / u128::from(n)
+                );
+            }
+            // The first word of each outcome's range, and its neighbours.
+            for k in [0, n / 2, n - 1] {
+                let first = ((u64::from(k) << 32).div_ceil(u64::from(n))) as u32;
+                for x in [first, first.wrapping_add(1), first.wrapping_sub(1)] {
+                    let m = u64::from(x) * u64::from(n);
+                    let mut words = Words(vec![u64::from(x), 7]);
+                    let got = below(&mut words, n);
+                    if (m as u32 as u64) < t {
+                        assert!(words.0.is_empty(), "n {n}: word {x} kept");
+                        assert_eq!(got, ((7u64 * u64::from(n)) >> 32) as u32);
+                    } else {
+                        assert_eq!(words.0.len(), 1, "n {n}: word {x} drawn again");
+                        assert_eq!(got, (m >> 32) as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn batched_words_are_the_mixed_radix_digits_and_rejection_is_exact() {
+        // `felt rng-test` cites this test: a word w gives the mixed-radix digits of
+        // floor(w P / 2^64), is drawn again exactly when w P mod 2^64 < 2^64 mod P, and
+        // so keeps floor(2^64 / P) words for every tuple of indices.
+        let mut rng = ChaCha20Rng::seed_from_u64(21);
+        // A slice of `open` cards (repeating after 52): the swaps are still told apart.
+        let cards_of = |open: usize| -> Vec<Card> {
+            (0..open).filter_map(|i| Card::from_index(i % 52)).collect()
+        };
+        for open in [2usize, 3, 7, 52, 53, 104, 312, 416, 500] {
+            let k = (open - 1).min(BATCH);
+            let bounds: Vec<u128> = (0..k).map(|t| (open - t) as u128).collect();
+            let p: u128 = bounds.iter().product();
+            let t = (1u128 << 64) % p;
+            for q in [0, 1, p / 2, p - 1] {
+                assert_eq!(kept_words(q, p, 64), (1u128 << 64) / p);
+            }
+            let first_of = |q: u128| ((q << 64).div_ceil(p)) as u64;
+            let mut words: Vec<u64> = (0..50).map(|_| rng.next_u64()).collect();
+            for q in [0, 1, p / 3, p - 1] {
+                words.extend([first_of(q), first_of(q).wrapping_sub(1), first_of(q) + 1]);
+            }
+            for w in words {
+                let product = u128::from(w) * p;
+                let keep = (product as u64 as u128) >= t;
+                // The digits of floor(w P / 2^64), most significant first.
+                let mut rest = product >> 64;
+                let mut digits = vec![0usize; k];
+                for (slot, b) in digits.iter_mut().zip(&bounds).rev() {
+                    *slot = (rest % b) as usize;
+                    rest /= b;
+                }
+                // Past 8 decks only the exact rule holds (the products pass 2^53).
+                let sures: &[u64] = if open <= MAX_CARDS {
+                    &[u64::MAX, PRODUCT_BELOW]
+                } else {
+                    &[u64::MAX]
+                };
+                for &sure in sures {
+                    let mut cards = cards_of(open);
+                    let mut script = Words(vec![w, 0x9e37_79b9_7f4a_7c15]);
+                    fill_batch(&mut cards, open, k, sure, &mut script);
+                    assert_eq!(script.0.is_empty(), !keep, "open {open}, word {w:#x}");
+                    if keep {
+                        let mut expect = cards_of(open);
+                        for (t, &j) in digits.iter().enumerate() {
+                            expect.swap(open - 1 - t, j);
+                        }
+                        assert_eq!(cards, expect, "open {open}, word {w:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_slice_longer_than_eight_decks_still_draws_an_uneven_word_again() {
+        // 500 cards: bounds 500..495 first; the word 0 leaves a last low half of 0,
+        // below 2^64 mod P, so it must be drawn again (84 batches, 85 words).
+        let mut rng = ChaCha20Rng::seed_from_u64(22);
+        let p: u128 = (495..=500u128).product();
+        assert!(!(1u128 << 64).is_multiple_of(p));
+        let mut script = vec![0u64];
+        script.extend((0..200).map(|_| rng.next_u64()));
+        let mut words = Words(script);
+        let mut cards: Vec<Card> = (0..500).filter_map(|i| Card::from_index(i % 52)).collect();
+        fisher_yates_batched(&mut cards, &mut words);
+        assert_eq!(201 - words.0.len(), 85);
     }
 
     #[test]

@@ -63,6 +63,9 @@ enum Command {
     /// Check each retired shoe's seed against the commitment published before its
     /// first card, and the cards it dealt against the order its seed gives.
     Verify(cmd::verify::Args),
+    /// Statistical tests of the shuffle: felt's own dealing path, recorded shoes or the
+    /// books' retired shoes, and the seed stream, with a verdict at the 99% level.
+    RngTest(cmd::rng_test::Args),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::History(a) => cmd::history::run(&a),
         Command::Replay(a) => cmd::replay::run(&a),
         Command::Verify(a) => cmd::verify::run(&a),
+        Command::RngTest(a) => cmd::rng_test::run(&a),
         Command::Serve(a) => cmd::serve::run(&a),
         Command::Operator(a) => cmd::operator::run(&a),
         Command::Bots(a) => cmd::bots::run(&a),

@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use sha2::{Digest, Sha256};
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 fn felt(db: &Path, args: &[&str], stdin: &str) -> Output {
@@ -24,18 +24,6 @@ fn felt(db: &Path, args: &[&str], stdin: &str) -> Output {
 fn ok(o: &Output) -> String {
     assert!(o.status.success(), "{}\n{}", out(o), err(o));
     out(o)
-}
-
-/// A one-deck classic game whose cut card comes out after half the deck: a shoe is
-/// retired every few rounds.
-fn short_shoe_rules(dir: &Path) -> PathBuf {
-    let text = include_str!("../../../games/classic.toml")
-        .replace("decks = 6 ", "decks = 1 ")
-        .replace("penetration = 0.75", "penetration = 0.5")
-        .replace("seats = 7", "seats = 1");
-    let p = dir.join("short-shoe.toml");
-    std::fs::write(&p, text).unwrap();
-    p
 }
 
 /// Every 64-digit hexadecimal word in `text`, as 32 bytes.
@@ -96,7 +84,7 @@ fn books_cards(db: &Path) -> Vec<(i64, Card)> {
 fn no_value_a_player_can_read_foresees_an_undealt_card_and_a_retired_shoe_checks_out() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
-    let rules = short_shoe_rules(dir.path());
+    let rules = common::short_shoe_rules(dir.path());
     let rules = rules.to_str().unwrap();
     let events = dir.path().join("mine.jsonl");
     // Twenty rounds (a round takes at least 4 cards and the cut card comes out after

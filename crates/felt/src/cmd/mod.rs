@@ -12,6 +12,7 @@ pub mod operator;
 pub mod plot;
 pub mod replay;
 pub mod risk;
+pub mod rng_test;
 pub mod rules;
 pub mod serve;
 pub mod sim;

@@ -158,3 +158,15 @@ pub fn stop_cleanly(mut child: Child, log: &Path) {
     let logged = std::fs::read_to_string(log).unwrap_or_default();
     assert!(status.success(), "felt serve ended {status}: {logged}");
 }
+
+/// A one-deck classic game whose cut card comes out after half the deck: a shoe is
+/// retired every few rounds.
+pub fn short_shoe_rules(dir: &Path) -> std::path::PathBuf {
+    let text = include_str!("../../../../games/classic.toml")
+        .replace("decks = 6 ", "decks = 1 ")
+        .replace("penetration = 0.75", "penetration = 0.5")
+        .replace("seats = 7", "seats = 1");
+    let p = dir.join("short-shoe.toml");
+    std::fs::write(&p, text).unwrap();
+    p
+}
