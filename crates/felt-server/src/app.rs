@@ -442,6 +442,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/history", get(history))
         .route("/api/operator/tables", get(operator_tables))
         .route("/api/operator/rounds/{id}", get(operator_round))
+        .route("/api/operator/incomplete", get(operator_incomplete))
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/ws", get(ws))
         .route(
@@ -916,6 +917,28 @@ async fn operator_round(
             )
         })?;
     Ok(Json(recall(&r, None)).into_response())
+}
+
+/// `GET /api/operator/incomplete`: every unfinished round, the stakes it holds per
+/// player, whether a server deals it now, and how it will end by its rules
+/// (`felt_session::incomplete`; `felt books --incomplete` prints the same).
+async fn operator_incomplete(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    operator(&s, &headers).await?;
+    let rounds = s
+        .books
+        .read_async(felt_session::incomplete::report)
+        .await
+        .map_err(|e| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "books",
+                format!("the books cannot be read: {e}"),
+            )
+        })?;
+    Ok(Json(json!({ "rounds": rounds })).into_response())
 }
 
 async fn operator_close(

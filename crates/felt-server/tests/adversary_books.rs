@@ -1,7 +1,8 @@
 //! The server against its own players, through the books: recall shows no card a
 //! player has not seen while its shoe is in play; a player sits at one table across
 //! every server sharing the books; a table started again seats its players where
-//! they sat; a round whose first bet was refused never stays open.
+//! they sat (and the operator's report of incomplete games lists the round it holds);
+//! a round whose first bet was refused never stays open.
 
 mod common;
 
@@ -348,6 +349,34 @@ async fn a_table_started_again_after_a_crash_seats_its_players_where_they_sat() 
         })
         .await;
     let round = v["round_id"].as_i64().unwrap();
+    // The operator's report of incomplete games lists the round in play, the stakes
+    // it holds, and that it would resume (classic's rules) if its server stopped.
+    let olga = session(&a.url, "olga", "olga-password-1").await;
+    let books = a.state.books().clone();
+    off_runtime(move || {
+        books.with(|st| -> felt_store::Result<()> {
+            let l = st.login("olga")?.unwrap();
+            st.set_login("olga", &l.password_hash, felt_store::Role::Operator)
+        })
+    })
+    .unwrap();
+    let report = get(&format!("{}/api/operator/incomplete", a.url), &olga).await;
+    let rounds = report["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 1, "{report}");
+    assert_eq!(rounds[0]["round"], round);
+    assert_eq!(rounds[0]["state"]["state"], "in-play", "{report}");
+    assert_eq!(rounds[0]["ending"]["ending"], "resumes", "{report}");
+    assert_eq!(
+        rounds[0]["stakes"],
+        json!([{"player": "alice", "amount": "10.00"}, {"player": "bob", "amount": "10.00"}])
+    );
+    let refused = reqwest::Client::new()
+        .get(format!("{}/api/operator/incomplete", a.url))
+        .header("cookie", &alice)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
     // The server dies: nothing of it runs on (no clean stop, no seat freed).
     drop((ca, cb));
     a.task.abort();

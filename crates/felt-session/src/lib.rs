@@ -16,6 +16,7 @@
 
 pub mod dealing;
 mod error;
+pub mod incomplete;
 pub mod journal;
 pub mod recall;
 pub mod recovery;

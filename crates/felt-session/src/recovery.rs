@@ -35,6 +35,69 @@ pub enum Recovered {
     },
 }
 
+/// What a front end will do with an unfinished round, decided by [`decide`].
+enum Decision {
+    /// Void it, for this reason.
+    Void(String),
+    /// Open it from this shoe (nothing written past its row).
+    Open(Shoe),
+    /// Go on from its replay, identical to its log.
+    Resume(Box<journal::Replayed>),
+}
+
+/// How round `rec` (unfinished) is to end under `ctx` (its own rules): the one rule
+/// [`recover`] applies and [`ending`] reports.
+fn decide(ctx: &Ctx, rec: &RoundRecord) -> Decision {
+    if ctx.rules.table().on_crash == OnCrash::Void {
+        return Decision::Void("interrupted; the rules say on_crash = \"void\"".into());
+    }
+    if rec.steps.is_empty() {
+        return match rec.shoe_before.as_deref().map(Shoe::from_bytes) {
+            None => Decision::Open(ctx.table.new_shoe()),
+            Some(Ok(s)) if s.decks() == ctx.rules.shoe().decks => Decision::Open(s),
+            Some(Ok(_)) => Decision::Void("its stored shoe does not fit the rules".into()),
+            Some(Err(e)) => Decision::Void(format!("its stored shoe is unreadable: {e}")),
+        };
+    }
+    match journal::replay(ctx, rec) {
+        Err(e) => Decision::Void(format!("it cannot be replayed: {e}")),
+        Ok(r) if !r.differences.is_empty() => Decision::Void(format!(
+            "its replay differs from its log: {}",
+            r.differences[0]
+        )),
+        Ok(r) if r.engine.is_some() && r.setup.is_some() => Decision::Resume(Box::new(r)),
+        Ok(_) => Decision::Void("it has no setup step".into()),
+    }
+}
+
+/// How an unfinished round will end when a table takes it up, as [`recover`] will
+/// end it (nothing is written).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "ending", rename_all = "kebab-case")]
+pub enum Ending {
+    /// It opens from its stored shoe (it was begun, nothing written past its row).
+    Opens,
+    /// It goes on where it stopped, after this many steps replayed.
+    Resumes {
+        /// Steps replayed.
+        steps: usize,
+    },
+    /// It is voided and its stakes returned, for this reason.
+    Voids {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// How round `rec` will end under `ctx` (see [`Ending`]).
+pub fn ending(ctx: &Ctx, rec: &RoundRecord) -> Ending {
+    match decide(ctx, rec) {
+        Decision::Void(reason) => Ending::Voids { reason },
+        Decision::Open(_) => Ending::Opens,
+        Decision::Resume(r) => Ending::Resumes { steps: r.steps },
+    }
+}
+
 /// Resumes or voids round `rec` (read from the books, unfinished) under `ctx` (its own
 /// rules: [`journal::ctx_for`]); `players` and `spots` seat a round that has no setup
 /// step yet.
@@ -45,39 +108,27 @@ pub fn recover(
     players: &[String],
     spots: u8,
 ) -> Result<Recovered> {
-    let void = |store: &mut dyn Store, reason: String| -> Result<Recovered> {
-        let what = journal::void(store, rec, &reason)?;
-        Ok(Recovered::Voided { reason, what })
-    };
-    if ctx.rules.table().on_crash == OnCrash::Void {
-        return void(
-            store,
-            "interrupted; the rules say on_crash = \"void\"".into(),
-        );
-    }
-    if rec.steps.is_empty() {
-        let shoe = match rec.shoe_before.as_deref().map(Shoe::from_bytes) {
-            None => ctx.table.new_shoe(),
-            Some(Ok(s)) if s.decks() == ctx.rules.shoe().decks => s,
-            Some(Ok(_)) => return void(store, "its stored shoe does not fit the rules".into()),
-            Some(Err(e)) => return void(store, format!("its stored shoe is unreadable: {e}")),
-        };
-        let (live, events) = Live::setup(store, ctx, rec.id, shoe, rec.seed, players, spots)?;
-        return Ok(Recovered::Opened { live, events });
-    }
-    match journal::replay(ctx, rec) {
-        Err(e) => void(store, format!("it cannot be replayed: {e}")),
-        Ok(r) if !r.differences.is_empty() => void(
-            store,
-            format!("its replay differs from its log: {}", r.differences[0]),
-        ),
-        Ok(r) => match (r.engine, r.setup) {
+    match decide(ctx, rec) {
+        Decision::Void(reason) => {
+            let what = journal::void(store, rec, &reason)?;
+            Ok(Recovered::Voided { reason, what })
+        }
+        Decision::Open(shoe) => {
+            let (live, events) = Live::setup(store, ctx, rec.id, shoe, rec.seed, players, spots)?;
+            Ok(Recovered::Opened { live, events })
+        }
+        Decision::Resume(r) => match (r.engine, r.setup) {
             (Some(engine), Some(setup)) => Ok(Recovered::Resumed {
                 live: Live::resumed(rec.id, engine, setup).with_applied(r.client_ids),
                 events: r.events,
                 steps: r.steps,
             }),
-            _ => void(store, "it has no setup step".into()),
+            // `decide` resumes only a replay with both.
+            _ => {
+                let reason = "it has no setup step".to_string();
+                let what = journal::void(store, rec, &reason)?;
+                Ok(Recovered::Voided { reason, what })
+            }
         },
     }
 }

@@ -308,11 +308,27 @@ fn on_crash_void_voids_the_interrupted_round_and_returns_the_stakes() {
     let v = books_json(&db);
     assert_eq!(balance(&v, "player", "player"), "975.00");
     assert_eq!(v["check"]["open_rounds"][0], 1);
+    // The incomplete-games report: the round, the 25.00 it holds, and its end by the
+    // rules (void), before anything is done with it.
+    let report: serde_json::Value =
+        serde_json::from_str(&ok(&felt(&db, &["books", "--incomplete", "--json"], ""))).unwrap();
+    assert_eq!(report.as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report[0]["round"], 1);
+    assert_eq!(report[0]["stakes"][0]["player"], "player");
+    assert_eq!(report[0]["stakes"][0]["amount"], "25.00");
+    assert_eq!(report[0]["state"]["state"], "interrupted");
+    assert_eq!(report[0]["ending"]["ending"], "voids", "{report}");
+    assert!(report[0]["ending"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("on_crash"));
     let t = ok(&felt(&db, &["play", r, "--seed", "6"], "q\n"));
     assert!(t.contains("Round 1 was interrupted: it is void"), "{t}");
     let v = books_json(&db);
     assert_eq!(balance(&v, "player", "player"), "1000.00");
     assert_eq!(balance(&v, "felt", "classic/player"), "0.00");
+    let t = ok(&felt(&db, &["books", "--incomplete"], ""));
+    assert!(t.contains("No incomplete game"), "{t}");
     let h = ok(&felt(&db, &["history"], ""));
     assert!(
         h.contains("Round 1  classic  table classic/player  voided"),
@@ -566,4 +582,26 @@ fn sessions_and_inspectors_on_new_books_at_once_all_succeed() {
             assert_eq!(balance(&v, "player", p), "1000.00", "{v:#}");
         }
     }
+}
+
+#[test]
+fn the_incomplete_games_report_says_a_round_of_resume_rules_goes_on_and_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    // Bet 25 and leave at the decision (the input ends).
+    let t = ok(&felt(&db, &["play", "classic", "--seed", "5"], "25\n"));
+    assert!(t.contains("is not finished"), "{t}");
+    let t = ok(&felt(&db, &["books", "--incomplete"], ""));
+    assert!(
+        t.contains("Round 1 at table classic/player (classic)"),
+        "{t}"
+    );
+    assert!(t.contains("player holds 25.00"), "{t}");
+    assert!(t.contains("interrupted"), "{t}");
+    assert!(t.contains("resumes where it stopped"), "{t}");
+    // And it does: the player comes back to the same hand.
+    let t = ok(&felt(&db, &["play", "classic", "--seed", "5"], "s\nq\n"));
+    assert!(t.contains("Round 1"), "{t}");
+    let t = ok(&felt(&db, &["books", "--incomplete"], ""));
+    assert!(t.contains("No incomplete game"), "{t}");
 }

@@ -15,6 +15,10 @@ pub struct Args {
     /// Print JSON (balances, meters, the audit) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Only the incomplete games: every unfinished round, the stakes it holds per
+    /// player, and how it will end (resumed or voided by its rules).
+    #[arg(long)]
+    pub incomplete: bool,
 }
 
 /// Opens the books for reading (they must exist already).
@@ -37,6 +41,9 @@ pub fn open_books(db: Option<&str>) -> Result<(BooksAt, Box<dyn Store + Send>)> 
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let (at, store) = open_books(a.db.as_deref())?;
+    if a.incomplete {
+        return incomplete(&mut out, store.as_ref(), a.json);
+    }
     let balances = store.balances()?;
     let meters = store.meters()?;
     let report = store.check_books()?;
@@ -92,6 +99,53 @@ pub fn run(a: &Args) -> Result<()> {
             at,
             report.discrepancies.len()
         );
+    }
+    Ok(())
+}
+
+/// `felt books --incomplete`.
+fn incomplete(out: &mut impl std::io::Write, store: &dyn Store, json: bool) -> Result<()> {
+    use felt_session::incomplete::{report, State};
+    use felt_session::recovery::Ending;
+    let rounds = report(store)?;
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&rounds)?)?;
+        return Ok(());
+    }
+    if rounds.is_empty() {
+        writeln!(
+            out,
+            "No incomplete game: every round in the books has ended."
+        )?;
+    }
+    for r in &rounds {
+        let state = match &r.state {
+            State::InPlay { server } => format!("in play at server {server}"),
+            State::Interrupted => "interrupted".to_string(),
+        };
+        writeln!(
+            out,
+            "Round {} at table {} ({}), begun {}: {state}",
+            r.round.0, r.table, r.game, r.started_at
+        )?;
+        if r.stakes.is_empty() {
+            writeln!(out, "  no stake")?;
+        }
+        for s in &r.stakes {
+            writeln!(out, "  {} holds {}", s.player, s.amount)?;
+        }
+        let ending = match &r.ending {
+            Ending::Opens => "opens from its stored shoe (nothing was dealt)".to_string(),
+            Ending::Resumes { steps } => {
+                format!("resumes where it stopped ({steps} step(s) replayed identical)")
+            }
+            Ending::Voids { reason } => format!("is voided and its stakes returned: {reason}"),
+        };
+        let when = match r.state {
+            State::InPlay { .. } => "if its server stops, it",
+            State::Interrupted => "when its table is taken up, it",
+        };
+        writeln!(out, "  {when} {ending}")?;
     }
     Ok(())
 }
