@@ -878,6 +878,14 @@ for (const [label, width, height] of SIZES) {
     await p.page.waitForSelector('.decision[data-decision="double"]');
     await dealt(p.page);
     await inView(p.page, `${label}, a decision`, seen);
+    // The other seats (free ones included) sit above the player's own: none between
+    // the hands and the buttons.
+    const above = await p.page.evaluate(() => {
+      const mine = document.querySelector('.seat.mine').getBoundingClientRect();
+      return [...document.querySelectorAll('.seat:not(.mine)')].map((e) => e.getBoundingClientRect())
+        .filter((r) => r.height > 0).every((r) => r.bottom <= mine.top + 1);
+    });
+    assert(above, `${label}: no seat between the player's hands and the buttons`);
     await axe(p.page, `the ${label} table at a decision`);
     await p.page.screenshot({ path: path.join(OUT, `fit-decision-${label}.png`) });
     await standAll(p.page);

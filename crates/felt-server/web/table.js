@@ -118,6 +118,7 @@ export class Table {
     if (t) {
       this.gameName = t.game_name;
       this.title.textContent = this.gameName;
+      this.printName.textContent = this.gameName;
       document.title = `${this.gameName}: felt`;
     }
     const r = await api('GET', `/api/tables/${encodeURIComponent(this.name)}/rules`);
@@ -193,6 +194,10 @@ export class Table {
       h('section', { class: 'table-page', 'aria-labelledby': 'table-title' },
         head,
         this.felt = h('div', { class: 'felt' },
+          // The felt's print: the game's name and its limits, as a casino's layout.
+          h('div', { class: 'felt-print', 'aria-hidden': 'true' },
+            this.printName = h('p', { class: 'print-name' }, this.name),
+            this.printLimits = h('p', { class: 'print-limits' })),
           this.dealer,
           this.seats,
           h('section', { class: 'results-box', 'aria-labelledby': 'results-title', tabindex: '0' },
@@ -471,6 +476,8 @@ export class Table {
   /** The table's limits, the time at the table and the session's net. */
   drawSession(v) {
     this.limits.textContent = limitsText(v.limits, (id) => this.sideName(id));
+    this.printName.textContent = this.gameName;
+    this.printLimits.textContent = this.limits.textContent;
     const seated = this.mySeat() !== null;
     this.sessionLine.hidden = !seated;
     if (!seated) return;
