@@ -433,7 +433,9 @@ export class Table {
       this.layout.reset();
     }
     this.windowClosed(v);
+    // The session runs while the player holds a seat here.
     if (this.mySeat() !== null) this.session.start(Date.now());
+    else if (this.session.since !== null) this.session.end();
     if (!this.celebrating) this.drawMeters(v.meters || []);
     this.drawTimer(v.timer);
     this.drawStatus(v);
