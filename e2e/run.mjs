@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import {
   URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName, standAll,
+  clickAmount,
 } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -88,7 +89,7 @@ test('amounts are integer cents: parsing, formatting and chip values', async (b)
   eq(r.cents, [1000, 1000, 1250, 7, -325, null, null, null, null], 'toCents');
   eq(r.plain, ['12.50', '0.05', '-3.25', '0.00'], 'plain');
   eq(r.fmt, ['5,000.00', '1,234,567.89', '-10.00'], 'fmt');
-  eq(r.chips, [100, 200, 500, 1000, 2500, 5000], 'the chips of a 5 to 500 table with a 1.00 side bet');
+  eq(r.chips, [100, 500, 1000, 5000, 10000, 50000], 'the chips of a 5 to 500 table with a 1.00 side bet (1 to 500, not 1 to 50)');
   eq(r.small, [200, 500, 1000], 'the chips of a 2 to 10 table');
   eq(r.sum, '0.30', 'no floating point');
   await context.close();
@@ -726,7 +727,7 @@ test('a round with the keyboard alone', async (b) => {
   // The result is said to a screen reader.
   const live = await p.page.textContent('#live');
   assert(live.includes(rows[0].text.split(':')[0]) && /Round won/.test(live), `the live region: ${live}`);
-  assert(/Your spot 1: ten of clubs, nine of hearts, total 19/.test(live), `cards announced: ${live}`);
+  assert(/Your spot 1: ten of clubs\.Your spot 1: nine of hearts, 19\./.test(live), `cards announced one by one: ${live}`);
   // The next round: R puts the last bets back on the circles, and nothing is bet
   // until the player places them.
   await p.page.waitForSelector('#rebet:not([disabled])');
@@ -808,6 +809,246 @@ test('axe-core finds no serious or critical violation; screenshots at desktop an
     eq(p.errors, [], 'no script error');
     await p.context.close();
   }
+});
+
+
+// ---- one screen, bets as a player places them, told to a screen reader -----------
+
+/** Checks that the page does not scroll and that every element of `selectors` is
+ * inside the viewport and on top there (not clipped by a scrolled box, not covered). */
+async function inView(page, what, selectors) {
+  const r = await page.evaluate((sels) => {
+    const out = { scroll: document.documentElement.scrollHeight, height: innerHeight, wide: document.documentElement.scrollWidth, width: innerWidth, counts: {}, bad: [] };
+    for (const sel of sels) {
+      const els = [...document.querySelectorAll(sel)];
+      out.counts[sel] = els.length;
+      for (const el of els) {
+        const b = el.getBoundingClientRect();
+        const inside = b.width > 0 && b.height > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
+        const hit = inside ? document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) : null;
+        if (!inside || !hit || !(el === hit || el.contains(hit))) {
+          out.bad.push(`${sel} at ${Math.round(b.left)},${Math.round(b.top)} to ${Math.round(b.right)},${Math.round(b.bottom)}${hit ? ` (on top: ${hit.className || hit.tagName})` : ''}`);
+        }
+      }
+    }
+    return out;
+  }, selectors);
+  assert(r.scroll <= r.height, `${what}: the page does not scroll (${r.scroll} px in a ${r.height} px window)`);
+  assert(r.wide <= r.width, `${what}: no sideways scrolling (${r.wide} px in ${r.width})`);
+  for (const sel of selectors) assert(r.counts[sel] > 0, `${what}: ${sel} is on the page`);
+  eq(r.bad, [], `${what}: everything inside the viewport and on top`);
+}
+
+/** Records every line the page's live region says (window.__said), from a reload on. */
+async function listen(p) {
+  await p.page.addInitScript(() => {
+    window.__said = [];
+    const start = () => new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.addedNodes) window.__said.push(n.textContent);
+    }).observe(document.getElementById('live'), { childList: true });
+    if (document.getElementById('live')) start();
+    else document.addEventListener('DOMContentLoaded', start);
+  });
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+}
+
+const SIZES = [['phone-s', 390, 664], ['phone', 390, 844], ['laptop', 1366, 768], ['desktop', 1920, 1080]];
+for (const [label, width, height] of SIZES) {
+  test(`one screen at ${width}x${height}: dealer, both spots, countdown and buttons in view at an insurance offer and a decision`, async (b) => {
+    const phone = width < 600;
+    const p = await player(b, uniqueName(`fit${label[0]}`), { width, height }, 'fast', phone);
+    const table = `fit-${label}`;
+    // Spot 1: 8 3 (11), spot 2: 9 7 (16), against an ace up with a 7 in the hole (soft 18).
+    await stack(table, '8c 9c 7d 3h 7s Ah');
+    await sit(p, table);
+    await p.page.waitForSelector('.circle.bet[data-spot="2"]');
+    await bet(p.page, { 1: { main: '25.00' }, 2: { main: '10.00' } });
+    const offer = '.decisions[data-spot="2"] .decision[data-decision="decline"]';
+    await p.page.waitForSelector(offer);
+    await dealt(p.page);
+    // Every button of each offer (on a phone the amount box for less is kept for a
+    // single offer: with two it is not drawn).
+    const seen = ['#dealer-cards .card', '.seat.mine .hand', '.seat.mine .circle', '#countdown', '#phase', '.decisions > .decision'];
+    await inView(p.page, `${label}, insurance asked of both spots`, phone ? seen : [...seen, '.less-box']);
+    const keys = await p.page.isVisible('#keys');
+    eq(keys, !phone, phone ? 'no keyboard hint on a touch screen' : 'the keyboard hint on a desktop');
+    await axe(p.page, `the ${label} table at an insurance offer`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-insurance-${label}.png`) });
+    await p.page.click('.decisions[data-spot="1"] .decision[data-decision="decline"]');
+    await p.page.click(offer);
+    await p.page.waitForSelector('.decision[data-decision="double"]');
+    await dealt(p.page);
+    await inView(p.page, `${label}, a decision`, seen);
+    // The other seats (free ones included) sit above the player's own: none between
+    // the hands and the buttons.
+    const above = await p.page.evaluate(() => {
+      const mine = document.querySelector('.seat.mine').getBoundingClientRect();
+      return [...document.querySelectorAll('.seat:not(.mine)')].map((e) => e.getBoundingClientRect())
+        .filter((r) => r.height > 0).every((r) => r.bottom <= mine.top + 1);
+    });
+    assert(above, `${label}: no seat between the player's hands and the buttons`);
+    await axe(p.page, `the ${label} table at a decision`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-decision-${label}.png`) });
+    await standAll(p.page);
+    await checkAgainstBooks(p);
+    await p.page.waitForSelector('#place-bets');
+    await dealt(p.page);
+    await inView(p.page, `${label}, the results kept while betting`, ['.circle.bet', '.seat.mine .badge', '.chip', '#place-bets', '#countdown']);
+    await axe(p.page, `the ${label} table with the results while betting`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-betting-${label}.png`) });
+    await p.context.close();
+  });
+}
+
+test('chips: values that fit the limits, stacks in the circles, undo, double, greyed chips, a rebet scaled to the balance', async (b) => {
+  const p = await player(b, uniqueName('chip'));
+  await sit(p, 'chips');
+  await p.page.waitForSelector('.chip');
+  const limits = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'chips'));
+  const chips = (await p.page.$$eval('.chip', (els) => els.map((e) => e.dataset.chip))).map(cents);
+  const max = cents(limits.limits.max);
+  // The largest chip reaches the maximum in ten clicks at most, a tenth of it in a few.
+  assert(chips.length <= 6 && chips.at(-1) * 10 >= max, `chips ${chips.map(plain)} reach the maximum ${plain(max)}`);
+  const tenth = max / 10;
+  let n = 0;
+  for (let left = tenth; left > 0 && n < 20; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
+  assert(n <= 3, `a bet of ${plain(tenth)} takes ${n} clicks`);
+  // A stack in the circle, undo, double.
+  await clickAmount(p.page, 1, 'main', '15.00');
+  const stackOf = () => p.page.$$eval('.circle.bet[data-spot="1"][data-wager="main"] .disc', (els) => els.map((e) => Number(e.dataset.chip)));
+  const discs = await stackOf();
+  eq(discs.reduce((a, c) => a + c, 0), 1500, `the stack in the circle makes 15.00 (${discs})`);
+  const amount = () => p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount');
+  await p.page.click('#double-bet');
+  eq(await amount(), '30.00', 'Double doubles the circle');
+  await p.page.click('#undo');
+  eq(await amount(), '15.00', 'Undo takes the double back');
+  await p.page.keyboard.press('u');
+  assert(cents(await amount()) < 1500, 'U takes the last chip back');
+  await p.page.click('#clear');
+  // Chips the balance cannot cover are greyed out.
+  const balance = cents(await p.page.getAttribute('#balance', 'data-value'));
+  const spots = await p.page.$$eval('.circle.bet[data-wager="main"]', (els) => els.length);
+  let laid = 0;
+  for (let spot = 1; spot <= spots && balance - laid > 5000; spot += 1) {
+    const put = Math.min(max, balance - laid - 2000);
+    await clickAmount(p.page, spot, 'main', plain(put - (put % 500)));
+    laid += put - (put % 500);
+  }
+  const free = balance - laid;
+  const greyed = await p.page.$$eval('.chip', (els) => els.map((e) => [Number(e.dataset.chip.replace('.', '')), e.disabled]));
+  for (const [c, off] of greyed) eq(off, c > free, `the chip ${plain(c)} with ${plain(free)} free is ${c > free ? 'greyed' : 'open'}`);
+  assert(greyed.some(([, off]) => off), 'some chip is greyed');
+  await p.page.click('#clear');
+  // A rebet over the balance is laid scaled down, and said.
+  const last = [1, 2, 3].map((spot) => ({ spot, main: plain(max), side: {} }));
+  await p.page.evaluate((l) => localStorage.setItem('felt.last.chips', JSON.stringify(l)), last);
+  await p.page.reload();
+  await p.page.waitForSelector('#rebet:not([disabled])');
+  await p.page.click('#rebet');
+  const total = (await p.page.$$eval('.circle.bet', (els) => els.map((e) => e.dataset.amount))).reduce((a, x) => a + cents(x), 0);
+  assert(total > 0 && total <= balance, `the rebet laid ${plain(total)} within the balance ${plain(balance)}`);
+  const said = await p.page.textContent('#notice');
+  assert(/does not cover your last bets/.test(said), `the player is told: ${said}`);
+  eq(p.sent.filter((m) => m.type === 'bet').length, 0, 'nothing bet without the player');
+  eq(p.errors, [], 'no script error');
+  await p.context.close();
+});
+
+test('chips left on the layout are bet as the window closes, with a warning 5 s before; nothing carried to the next round', async (b) => {
+  const p = await player(b, uniqueName('close'));
+  await listen(p);
+  await stack('bets-close', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'bets-close');
+  // A window with time enough to lay the chips (the table's is 8 s).
+  for (let i = 0; i < 40; i += 1) {
+    const t = await p.page.textContent('#countdown');
+    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await p.page.$('.circle.bet')) break;
+    await p.page.waitForTimeout(250);
+  }
+  await clickAmount(p.page, 1, 'main', '10.00');
+  // No click on Place bets: the chips are bet as the window closes.
+  await p.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
+  const bets = p.sent.filter((m) => m.type === 'bet');
+  eq(bets.map((m) => m.spots), [[{ spot: 1, main: '10.00', side: {} }]], 'the chips on the layout were sent as the bet');
+  const said = await p.page.evaluate(() => window.__said.filter((t) => /seconds left|betting closes/i.test(t)));
+  assert(said.some((t) => /5 seconds left to place your bets/.test(t)), `a warning at 5 s: ${said}`);
+  assert(said.some((t) => /your chips on the layout \(10\.00\) are bet/.test(t)), `the player is told: ${said}`);
+  await decide(p.page, 'stand');
+  await checkAgainstBooks(p);
+  // The next window opens with an empty layout.
+  await p.page.waitForSelector('.circle.bet');
+  eq(await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount'), '0.00', 'nothing carried into the next round');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+test('a screen reader is told each card once as it lands, the dealer total card by card, the turn with its choices, then the results; the focus never drops to the body', async (b) => {
+  const p = await player(b, uniqueName('sr'), { width: 1280, height: 800 }, 'normal');
+  await listen(p);
+  // Player 10 9 (19) against a dealer 8 with a 7 in the hole (15), who draws a ten (25).
+  await stack('speech', 'Tc 7d 9h 8s Ts');
+  await p.page.click('[data-table="speech"] a.btn');
+  await p.page.waitForSelector('#sit');
+  await p.page.focus('#sit');
+  await p.page.keyboard.press('Enter');
+  await p.page.waitForSelector('.seat.mine');
+  const after = await p.page.evaluate(() => document.activeElement?.tagName);
+  assert(after && after !== 'BODY', `the focus stays in the page after sitting: ${after}`);
+  await bet(p.page, { 1: { main: '10.00' } });
+  await p.page.waitForSelector('.decision[data-decision="stand"]');
+  const focus = await p.page.evaluate(() => document.activeElement?.closest('#controls') !== null && document.activeElement?.dataset?.decision);
+  assert(focus, 'the focus moves to the action bar at the turn');
+  await p.page.keyboard.press('s');
+  await checkAgainstBooks(p);
+  const after2 = await p.page.evaluate(() => document.activeElement?.tagName);
+  assert(after2 && after2 !== 'BODY', `the focus stays in the page after answering: ${after2}`);
+  const said = await p.page.evaluate(() => window.__said);
+  const expect = [
+    'Your spot 1: ten of clubs.',
+    'Your spot 1: nine of hearts, 19.',
+    'Dealer shows eight of spades.',
+    "Your turn. Spot 1: 19 against the dealer's 8: Hit, Stand, Double 10.00.",
+    'Dealer turns the hole card: seven of diamonds, 15.',
+    'Dealer draws ten of spades: busts with 25.',
+  ];
+  const at = expect.map((t) => said.indexOf(t));
+  assert(at.every((i) => i >= 0), `every card and the turn are told: ${JSON.stringify(said)}`);
+  eq([...at].sort((x, y) => x - y), at, `in the order they land: ${JSON.stringify(said)}`);
+  for (const t of expect) eq(said.filter((x) => x === t).length, 1, `told once: ${t}`);
+  const result = said.findIndex((t) => /Round won/.test(t));
+  assert(result > at.at(-1), `the results after the last card: ${JSON.stringify(said)}`);
+  const cardsSaid = said.filter((t) => /(eight of spades|seven of diamonds|ten of spades)/.test(t) && !/Round won|beats|against/.test(t));
+  eq(cardsSaid.length, 3, `each dealer card told once: ${JSON.stringify(cardsSaid)}`);
+  await p.context.close();
+});
+
+test('the recall panel: card pictures and the time of each round; the session clock and net at the table', async (b) => {
+  const p = await player(b, uniqueName('rc'));
+  await stack('speech', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'speech');
+  const limits = await p.page.textContent('#limits');
+  assert(/^Bets 5 to 500/.test(limits), `the table's limits at the table: ${limits}`);
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'stand');
+  const { rows } = await checkAgainstBooks(p);
+  const net = rows.reduce((a, r) => a + cents(r.net), 0);
+  eq(await p.page.getAttribute('#session-net', 'data-value'), plain(net), 'the session net is the round\'s net');
+  assert(/^\d\d:\d\d$/.test(await p.page.textContent('#session-clock')), 'the session clock shows the time at the table');
+  await p.page.click('#open-recall');
+  await p.page.waitForSelector('details.recall');
+  const first = 'details.recall:first-of-type';
+  const when = await p.page.textContent(`${first} summary`);
+  assert(/\d{1,2}:\d\d/.test(when), `the round's time: ${when}`);
+  await p.page.click(`${first} summary`);
+  const pics = await p.page.$$eval(`${first} .recall-hand .card`, (els) => els.map((e) => e.dataset.card));
+  for (const c of ['Tc', '9h', '8s', '7d', 'Ts']) assert(pics.includes(c), `the recall pictures ${c}: ${pics}`);
+  await axe(p.page, 'the recall panel with pictures');
+  await p.page.screenshot({ path: path.join(OUT, 'recall-pictures-desktop.png') });
+  await p.page.keyboard.press('Escape');
+  await p.page.click('#leave');
+  await p.context.close();
 });
 
 // ---- the runner ---------------------------------------------------------------

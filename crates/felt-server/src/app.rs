@@ -891,6 +891,8 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
             felt_store::RoundStatus::Voided => "voided",
         },
         "players": setup.as_ref().map(|s| s.players.clone()),
+        "started_at": r.started_at,
+        "ended_at": r.ended_at,
         "revealed": recall::revealed(r),
         "balance_before": before,
         "balance_after": after,

@@ -61,6 +61,9 @@ static ASSETS: &[Asset] = &[
     asset!("sound.js", JS),
     asset!("results.js", JS),
     asset!("words.js", JS),
+    asset!("betting.js", JS),
+    asset!("session.js", JS),
+    asset!("speech.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

@@ -57,16 +57,24 @@ fn tables() -> String {
         ("sound", "classic"),
         ("pic-desktop", "lucky-ladies"),
         ("pic-phone", "lucky-ladies"),
+        ("fit-phone-s", "classic"),
+        ("fit-phone", "classic"),
+        ("fit-laptop", "classic"),
+        ("fit-desktop", "classic"),
+        ("chips", "lucky-lucky"),
+        ("speech", "classic"),
     ] {
         t.push((name.to_string(), game));
     }
     t.iter()
-        .map(|(name, game)| (name.as_str(), *game, 1500))
+        .map(|(name, game)| (name.as_str(), *game, 1500, 120))
         // A newcomer sits during the pause after a round: a longer one.
-        .chain([("stay", "classic", 6000)])
-        .map(|(name, game, pause)| {
+        .chain([("stay", "classic", 6000, 120)])
+        // Chips left on the layout when a short betting window closes.
+        .chain([("bets-close", "classic", 1500, 8)])
+        .map(|(name, game, pause, betting)| {
             format!(
-                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = 120\n\
+                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = {betting}\n\
                  decision_secs = 120\npause_ms = {pause}\n"
             )
         })
