@@ -2,7 +2,7 @@
 // playwright-core. Run by crates/felt-server/tests/browser.rs against a server in
 // test mode (FELT_URL) whose tables it names; exits non-zero if any test fails.
 //
-//   node e2e/run.mjs [NAME-FILTER]
+//   node e2e/run.mjs [NAME-FILTER[|NAME-FILTER...]]
 //
 // Every amount the page shows for a wager is checked against the books (the
 // player's recall, GET /api/history). Nothing here asserts a time.
@@ -307,7 +307,7 @@ test('two players and a watcher: each sees the others\' cards; no frame holds th
   const w = await player(b, uniqueName('eve'));
   await w.page.waitForSelector('[data-table="two"]');
   const seats = await w.page.textContent('[data-table="two"]');
-  assert(seats.includes('2 of 7 seats taken, 5 free'), `the lobby's seats: ${seats}`);
+  assert(seats.includes('2 playing · 5 of 7 seats free'), `the lobby's seats: ${seats}`);
   await w.page.click('[data-table="two"] a.btn');
   await w.page.waitForSelector('#sit');
   const seatA = Number(await a.page.getAttribute('.seat.mine', 'data-seat'));
@@ -1051,12 +1051,161 @@ test('the recall panel: card pictures and the time of each round; the session cl
   await p.context.close();
 });
 
+// ---- play money, a shared table, the hint (issue 24: 8, 9, 11) ---------------------
+
+/** Copies a screenshot into docs/img (the docs show what these tests see). */
+async function shot(page, name) {
+  const file = path.join(OUT, `${name}.png`);
+  await page.screenshot({ path: file });
+  fs.mkdirSync('docs/img', { recursive: true });
+  fs.copyFileSync(file, path.join('docs/img', `${name}.png`));
+}
+
+/** Waits until `fn(arg)` is true in the page, polling (not waitForFunction: the page's
+ * policy forbids the eval it polls with). */
+async function until(page, fn, arg, what = 'the page to change') {
+  for (let i = 0; i < 300; i += 1) {
+    if (await page.evaluate(fn, arg)) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`waited in vain for ${what}`);
+}
+
+test('top-up at 0.00: the page says the balance cannot cover the minimum, and the top-up brings the chips back', async (b) => {
+  for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await player(b, uniqueName(`broke${label[0]}`), viewport, 'fast', label === 'phone');
+    const table = `broke-${label[0]}`;
+    // Both spots of 500.00 lose: 16 and 16 against the dealer's 19.
+    await stack(table, 'Tc Td 9s 6c 6d Ts');
+    await sit(p, table);
+    await bet(p.page, { 1: { main: '500.00' }, 2: { main: '500.00' } });
+    await standAll(p.page);
+    await p.page.waitForSelector('#topup-button');
+    eq(await p.page.textContent('#balance'), '0.00', 'the balance is spent');
+    const why = await p.page.textContent('#topup-why');
+    assert(why.includes('0.00') && why.includes('minimum bet of 5.00'), `said plainly: ${why}`);
+    await until(p.page, () => document.querySelector('#phase')?.textContent.includes('below the minimum'));
+    const enabled = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
+    eq(enabled, 0, 'no chip at 0.00');
+    await shot(p.page, `topup-${label}`);
+    await p.page.click('#topup-button');
+    await until(p.page, () => document.querySelector('#balance')?.textContent === '1,000.00');
+    await p.page.waitForSelector('#topup', { state: 'hidden' });
+    const chips = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
+    assert(chips > 0, 'the chips are back');
+    const notice = await p.page.textContent('#notice');
+    assert(notice.includes('play money added'), `told: ${notice}`);
+    // The books hold it as a deposit: the recall's balance moved by no round.
+    const me = await p.page.evaluate(async () => (await fetch('/api/me')).json());
+    eq(me.balance, '1000.00', 'the books\' balance');
+    assert(me.top_up.next_in_secs > 0, 'the next top-up waits');
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  }
+});
+
+test('a shared table: "Ana decides" and the feed of the others\' play, seen by the other player', async (b) => {
+  const a = await player(b, uniqueName('ana'), { width: 1366, height: 768 });
+  const c = await player(b, uniqueName('bob'), { width: 390, height: 844 }, 'fast', true);
+  // Ana 9 5 hits a 2; Bob 5 6 doubles onto a 9; the dealer 7 with a queen in the hole.
+  await stack('social', '9c 5c Qh 5d 6h 7s 2c 9d');
+  await sit(a, 'social');
+  await sit(c, 'social');
+  await bet(a.page, { 1: { main: '10.00' } });
+  await bet(c.page, { 1: { main: '10.00' } });
+  await a.page.waitForSelector('.decision[data-decision="hit"]');
+  // Bob, waiting, reads whose turn it is and why the countdown runs.
+  await until(c.page, (n) => document.querySelector('#phase')?.textContent === `${n} decides.`, a.name);
+  await until(c.page, (n) => document.querySelector('#countdown')?.textContent.startsWith(`${n} decides in`), a.name);
+  await decide(a.page, 'hit');
+  await until(c.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n} hits`), a.name);
+  await decide(a.page, 'stand');
+  await c.page.waitForSelector('.decision[data-decision="double"]');
+  const feed = await c.page.$$eval('#feed li', (els) => els.map((e) => e.textContent));
+  eq(feed, [`${a.name} hits`, `${a.name} stands`], 'Bob\'s feed');
+  await shot(c.page, 'feed-phone');
+  await decide(c.page, 'double');
+  await until(a.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n} wins 20.00`), c.name);
+  const seen = await a.page.$$eval('#feed li', (els) => els.map((e) => e.textContent));
+  eq(seen, [`${c.name} doubles`, `${c.name} wins 20.00`], 'Ana\'s feed');
+  await shot(a.page, 'feed-desktop');
+  // No feed line is the player's own.
+  assert(!seen.some((l) => l.includes(a.name)), `Ana's own play is not in her feed: ${seen}`);
+  eq([...a.errors, ...c.errors], [], 'no script error');
+  await a.context.close();
+  await c.context.close();
+});
+
+test('leaving asks first; a player who leaves on their turn is stood at once; the Lobby link leaves the seat', async (b) => {
+  const a = await player(b, uniqueName('lea'));
+  const c = await player(b, uniqueName('sta'));
+  // Ana 16 and Bob 17 against the dealer's 17 (a 9 in the hole).
+  await stack('leaver', 'Tc Td 9s 6c 7d 8h');
+  await sit(a, 'leaver');
+  await sit(c, 'leaver');
+  // Between rounds the Lobby link asks before it leaves the seat: Stay keeps it.
+  await a.page.click('header a[href="#/lobby"].btn');
+  await a.page.waitForSelector('#confirm-leave');
+  await a.page.click('#confirm-no');
+  await a.page.waitForSelector('.seat.mine');
+  await bet(a.page, { 1: { main: '10.00' } });
+  await bet(c.page, { 1: { main: '10.00' } });
+  await a.page.waitForSelector('.decision[data-decision="stand"]');
+  // The decision timer is 120 s: Bob's turn comes at once only if Ana's hand stood.
+  await a.page.click('#leave');
+  const q = await a.page.textContent('#confirm-text');
+  assert(q.includes('stand at once'), `the question: ${q}`);
+  await a.page.click('#confirm-yes');
+  await a.page.waitForSelector('#tables article');
+  await c.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
+  await until(c.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n}'s time ran out`), a.name);
+  await decide(c.page, 'stand');
+  await settled(c.page);
+  // Ana sits elsewhere at once (she left her seat).
+  await sit(a, 'social');
+  eq([...a.errors, ...c.errors], [], 'no script error');
+  await a.context.close();
+  await c.context.close();
+});
+
+test('the hint on request shows each choice\'s expected value, as felt-math computes it', async (b) => {
+  const want = JSON.parse(process.env.FELT_HINT_EXPECT || '{}');
+  assert(Object.keys(want).length, 'the expected values (FELT_HINT_EXPECT) are given');
+  for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await player(b, uniqueName(`hint${label[0]}`), viewport, 'fast', label === 'phone');
+    const table = `hint-${label[0]}`;
+    // Hard 16 against a ten (a 7 in the hole).
+    await stack(table, 'Tc 7c 6d Ts');
+    await sit(p, table);
+    await bet(p.page, { 1: { main: '10.00' } });
+    await p.page.waitForSelector('.decision[data-decision="stand"]');
+    assert(!(await p.page.$('#hint')), 'no hint until asked');
+    await p.page.click('#hint-button');
+    await p.page.waitForSelector('#hint li');
+    const shown = await p.page.$$eval('#hint li', (els) => els.map((e) => ({ d: e.dataset.decision, ev: Number(e.dataset.ev), text: e.textContent })));
+    const offered = await p.page.$$eval('.decision[data-decision]', (els) => els.map((e) => e.dataset.decision));
+    eq(shown.map((x) => x.d).sort(), offered.filter((d) => want[d] !== undefined).sort(), 'a value for each choice offered');
+    for (const x of shown) {
+      assert(Math.abs(x.ev - want[x.d]) < 1e-12, `${x.d}: ${x.ev} is felt-math's ${want[x.d]}`);
+      assert(x.text.endsWith(`${want[x.d] >= 0 ? '+' : '-'}${Math.abs(want[x.d]).toFixed(3)}`), `written: ${x.text}`);
+    }
+    const best = shown.reduce((m, x) => (x.ev > m.ev ? x : m));
+    eq(await p.page.getAttribute('#hint', 'data-advice'), best.d, 'the advice is the best value');
+    await shot(p.page, `hint-${label}`);
+    await decide(p.page, 'stand');
+    await settled(p.page);
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  }
+});
+
 // ---- the runner ---------------------------------------------------------------
 
-const filter = process.argv[2] || '';
+// Several filters: `a|b` runs the tests whose name holds either.
+const filters = (process.argv[2] || '').split('|');
 const browser = await launch();
 let failed = 0;
-for (const t of tests.filter((x) => x.name.includes(filter))) {
+for (const t of tests.filter((x) => filters.some((f) => x.name.includes(f)))) {
   const start = Date.now();
   try {
     await Promise.race([

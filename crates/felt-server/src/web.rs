@@ -64,6 +64,10 @@ static ASSETS: &[Asset] = &[
     asset!("betting.js", JS),
     asset!("session.js", JS),
     asset!("speech.js", JS),
+    asset!("feed.js", JS),
+    asset!("topup.js", JS),
+    asset!("hint.js", JS),
+    asset!("leaving.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

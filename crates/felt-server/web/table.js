@@ -18,6 +18,10 @@ import { tableSentence } from './words.js';
 import { Layout, chipStack } from './betting.js';
 import { Session, limitsText } from './session.js';
 import { CardSpeech } from './speech.js';
+import { Feed, seatName, timerWords } from './feed.js';
+import { TopUp, shortOf } from './topup.js';
+import { Hints } from './hint.js';
+import { confirmLeave, guardLobbyLinks, inRound } from './leaving.js';
 
 /** Chips on the layout are sent as the bet this long before the betting window closes. */
 const AUTO_BET_MS = 1500;
@@ -84,6 +88,11 @@ export class Table {
     this.failedOpens = 0;
     this.pacer = new Pacer((v, final) => this.show(v, final), () => settings.pace());
     this.build();
+    this.roster = (id, seat) => this.playerOf(id, seat);
+    this.feed = new Feed(this.main.querySelector('#feed'));
+    this.topup = new TopUp(this.main.querySelector('#topup'), name, app);
+    this.hints = new Hints(this.main.querySelector('#hint-slot'), name);
+    this.unguard = guardLobbyLinks(() => this.mySeat() !== null, () => this.leave(true));
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.tick = setInterval(() => this.countdown(), 250);
@@ -97,6 +106,7 @@ export class Table {
     clearInterval(this.ping);
     clearTimeout(this.retryTimer);
     this.pacer.stop();
+    this.unguard();
     if (this.celebrating) this.celebrating();
     document.removeEventListener('keydown', this.onKey);
     document.body.classList.remove('at-table');
@@ -367,6 +377,7 @@ export class Table {
     }
     // Each view is the server's word on what is asked now.
     this.acted.clear();
+    this.feed.note(v, this.mySeat(), this.roster);
     if (this.waiting && !(v.you?.decisions || []).some((d) => d.offer && d.answered)) {
       this.waiting = false;
       notice('');
@@ -442,6 +453,8 @@ export class Table {
     this.drawDealer(round);
     this.drawSeats(v);
     this.drawControls(v);
+    this.topup.draw(v);
+    this.hints.draw(v);
     this.drawResults(v);
     this.drawSession(v);
     const bal = v.you?.balance;
@@ -567,9 +580,7 @@ export class Table {
     }
     const left = Math.max(0, this.deadline - performance.now());
     const s = Math.ceil(left / 1000);
-    const what = {
-      betting: 'Bets close in', offer: 'Answer in', decision: 'Decide in', 'next-round': 'Next round in',
-    }[this.timerFor] || 'Time left';
+    const what = timerWords(this.view, this.timerFor, Boolean(this.timerMine()), this.roster);
     this.timerText.textContent = `${what} ${s} s`;
     this.timerBar.hidden = false;
     this.timerBar.value = Math.round((left / this.timerTotal) * 100);
@@ -608,10 +619,11 @@ export class Table {
     else if (!me) text = 'Take a seat to play.';
     else if (v.pacing) text = ['dealer', 'settlement', 'done'].includes(r?.phase) ? "Dealer's turn." : 'Dealing.';
     else if (!v.in_play) text = 'Round over.';
+    else if (r?.phase === 'betting' && shortOf(v)) text = 'Balance below the minimum bet.';
     else if (r?.phase === 'betting') text = v.you?.may_bet ? 'Place your bets.' : 'Waiting for the other bets.';
     else if (v.you?.decisions?.some((d) => d.offer && !d.answered)) text = 'Insurance?';
     else if (v.you?.decisions?.length) text = 'Your turn.';
-    else if (r?.turn?.seat) text = `Seat ${r.turn.seat} decides.`;
+    else if (r?.turn?.seat) text = `${seatName(v, r.turn.seat, this.roster)} decides.`;
     else if (r?.phase === 'dealer') text = "Dealer's turn.";
     else text = r?.phase ? `${r.phase.replace(/-/g, ' ')}.` : '';
     this.status.textContent = text;
@@ -1093,7 +1105,15 @@ export class Table {
     });
   }
 
-  leave() {
+  /** Leaves the seat and goes to the lobby, asking first during a round (or, from the
+   * top bar's Lobby link, `always`). */
+  async leave(always = false) {
+    if (this.mySeat() !== null && (always || inRound(this.view))) {
+      const question = inRound(this.view)
+        ? 'Leave the table during the round? Your hands still in play stand at once.'
+        : `Leave your seat at ${this.gameName}?`;
+      if (!(await confirmLeave(question, 'Leave the seat', 'Stay'))) return;
+    }
     if (this.mySeat() !== null) this.send({ type: 'leave' });
     this.session.end();
     location.hash = '#/lobby';
@@ -1120,6 +1140,11 @@ export class Table {
       else if (k === 'B') this.placeBets();
       else return;
       e.preventDefault();
+      return;
+    }
+    if (k === '?' && Hints.question(v)) {
+      e.preventDefault();
+      this.main.querySelector('#hint-button')?.click();
       return;
     }
     const word = Object.keys(KEYS).find((w) => KEYS[w] === k);
