@@ -871,6 +871,11 @@ for (const [label, width, height] of SIZES) {
     // single offer: with two it is not drawn).
     const seen = ['#dealer-cards .card', '.seat.mine .hand', '.seat.mine .circle', '#countdown', '#phase', '.decisions > .decision'];
     await inView(p.page, `${label}, insurance asked of both spots`, phone ? seen : [...seen, '.less-box']);
+    // The offer is told with its choices, and the focus is on the action bar.
+    const live = await p.page.textContent('#live');
+    assert(live.includes('Insurance? The dealer shows an ace. Spot 1: Insurance 12.50, or No, thanks.')
+      && live.includes('Spot 2: Insurance 5.00, or No, thanks.'), `each offer told with its choices: ${live}`);
+    assert(await p.page.evaluate(() => Boolean(document.activeElement?.closest('#controls .decisions'))), 'the focus is on the offer');
     const keys = await p.page.isVisible('#keys');
     eq(keys, !phone, phone ? 'no keyboard hint on a touch screen' : 'the keyboard hint on a desktop');
     await axe(p.page, `the ${label} table at an insurance offer`);
@@ -908,12 +913,16 @@ test('chips: values that fit the limits, stacks in the circles, undo, double, gr
   const limits = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'chips'));
   const chips = (await p.page.$$eval('.chip', (els) => els.map((e) => e.dataset.chip))).map(cents);
   const max = cents(limits.limits.max);
-  // The largest chip reaches the maximum in ten clicks at most, a tenth of it in a few.
-  assert(chips.length <= 6 && chips.at(-1) * 10 >= max, `chips ${chips.map(plain)} reach the maximum ${plain(max)}`);
-  const tenth = max / 10;
-  let n = 0;
-  for (let left = tenth; left > 0 && n < 20; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
-  assert(n <= 3, `a bet of ${plain(tenth)} takes ${n} clicks`);
+  // The maximum takes at most five clicks (not ten 50s at a 500 maximum), a tenth of
+  // it at most three, at most six chips.
+  const clicks = (amount) => {
+    let n = 0;
+    for (let left = amount; left > 0 && n < 50; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
+    return n;
+  };
+  assert(chips.length <= 6, `at most six chips: ${chips.map(plain)}`);
+  assert(clicks(max) <= 5, `the maximum ${plain(max)} takes ${clicks(max)} clicks of ${chips.map(plain)}`);
+  assert(clicks(max / 10) <= 3, `a bet of ${plain(max / 10)} takes ${clicks(max / 10)} clicks`);
   // A stack in the circle, undo, double.
   await clickAmount(p.page, 1, 'main', '15.00');
   const stackOf = () => p.page.$$eval('.circle.bet[data-spot="1"][data-wager="main"] .disc', (els) => els.map((e) => Number(e.dataset.chip)));
