@@ -971,11 +971,7 @@ test('chips left on the layout are bet as the window closes, with a warning 5 s 
   await stack('bets-close', 'Tc 7d 9h 8s Ts');
   await sit(p, 'bets-close');
   // A window with time enough to lay the chips (the table's is 8 s).
-  for (let i = 0; i < 40; i += 1) {
-    const t = await p.page.textContent('#countdown');
-    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await p.page.$('.circle.bet')) break;
-    await p.page.waitForTimeout(250);
-  }
+  await freshWindow(p.page);
   await clickAmount(p.page, 1, 'main', '10.00');
   // No click on Place bets: the chips are bet as the window closes.
   await p.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
@@ -989,6 +985,32 @@ test('chips left on the layout are bet as the window closes, with a warning 5 s 
   // The next window opens with an empty layout.
   await p.page.waitForSelector('.circle.bet');
   eq(await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount'), '0.00', 'nothing carried into the next round');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+/** Waits for a betting window with at least 6 s left (the short windows' tables). */
+async function freshWindow(page) {
+  for (let i = 0; i < 40; i += 1) {
+    const t = await page.textContent('#countdown');
+    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await page.$('.circle.bet')) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error('no betting window with 6 s left');
+}
+
+test('chips that cannot be bet when the window closes (a side bet alone) are cleared, and the player is told', async (b) => {
+  const p = await player(b, uniqueName('void'));
+  await sit(p, 'bets-void');
+  await freshWindow(p.page);
+  await clickAmount(p.page, 1, 'lucky-ladies', '1.00');
+  await p.page.waitForSelector('#notice:has-text("were not bet")', { timeout: 15000 });
+  const said = await p.page.textContent('#notice');
+  eq(said, 'The betting closed and your chips were not bet: spot 1: a side bet needs a main bet on its spot. The layout is cleared.', 'the player is told plainly');
+  eq(p.sent.filter((m) => m.type === 'bet').length, 0, 'nothing was sent');
+  const left = await p.page.$$eval('.circle.bet', (els) => els.map((e) => e.dataset.amount));
+  assert(left.every((a) => a === '0.00'), `the layout is cleared: ${left}`);
+  eq(p.errors, [], 'no script error');
   await p.page.click('#leave');
   await p.context.close();
 });
