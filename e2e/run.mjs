@@ -871,6 +871,11 @@ for (const [label, width, height] of SIZES) {
     // single offer: with two it is not drawn).
     const seen = ['#dealer-cards .card', '.seat.mine .hand', '.seat.mine .circle', '#countdown', '#phase', '.decisions > .decision'];
     await inView(p.page, `${label}, insurance asked of both spots`, phone ? seen : [...seen, '.less-box']);
+    // The offer is told with its choices, and the focus is on the action bar.
+    const live = await p.page.textContent('#live');
+    assert(live.includes('Insurance? The dealer shows an ace. Spot 1: Insurance 12.50, or No, thanks.')
+      && live.includes('Spot 2: Insurance 5.00, or No, thanks.'), `each offer told with its choices: ${live}`);
+    assert(await p.page.evaluate(() => Boolean(document.activeElement?.closest('#controls .decisions'))), 'the focus is on the offer');
     const keys = await p.page.isVisible('#keys');
     eq(keys, !phone, phone ? 'no keyboard hint on a touch screen' : 'the keyboard hint on a desktop');
     await axe(p.page, `the ${label} table at an insurance offer`);
@@ -908,12 +913,16 @@ test('chips: values that fit the limits, stacks in the circles, undo, double, gr
   const limits = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'chips'));
   const chips = (await p.page.$$eval('.chip', (els) => els.map((e) => e.dataset.chip))).map(cents);
   const max = cents(limits.limits.max);
-  // The largest chip reaches the maximum in ten clicks at most, a tenth of it in a few.
-  assert(chips.length <= 6 && chips.at(-1) * 10 >= max, `chips ${chips.map(plain)} reach the maximum ${plain(max)}`);
-  const tenth = max / 10;
-  let n = 0;
-  for (let left = tenth; left > 0 && n < 20; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
-  assert(n <= 3, `a bet of ${plain(tenth)} takes ${n} clicks`);
+  // The maximum takes at most five clicks (not ten 50s at a 500 maximum), a tenth of
+  // it at most three, at most six chips.
+  const clicks = (amount) => {
+    let n = 0;
+    for (let left = amount; left > 0 && n < 50; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
+    return n;
+  };
+  assert(chips.length <= 6, `at most six chips: ${chips.map(plain)}`);
+  assert(clicks(max) <= 5, `the maximum ${plain(max)} takes ${clicks(max)} clicks of ${chips.map(plain)}`);
+  assert(clicks(max / 10) <= 3, `a bet of ${plain(max / 10)} takes ${clicks(max / 10)} clicks`);
   // A stack in the circle, undo, double.
   await clickAmount(p.page, 1, 'main', '15.00');
   const stackOf = () => p.page.$$eval('.circle.bet[data-spot="1"][data-wager="main"] .disc', (els) => els.map((e) => Number(e.dataset.chip)));
@@ -962,11 +971,7 @@ test('chips left on the layout are bet as the window closes, with a warning 5 s 
   await stack('bets-close', 'Tc 7d 9h 8s Ts');
   await sit(p, 'bets-close');
   // A window with time enough to lay the chips (the table's is 8 s).
-  for (let i = 0; i < 40; i += 1) {
-    const t = await p.page.textContent('#countdown');
-    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await p.page.$('.circle.bet')) break;
-    await p.page.waitForTimeout(250);
-  }
+  await freshWindow(p.page);
   await clickAmount(p.page, 1, 'main', '10.00');
   // No click on Place bets: the chips are bet as the window closes.
   await p.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
@@ -980,6 +985,32 @@ test('chips left on the layout are bet as the window closes, with a warning 5 s 
   // The next window opens with an empty layout.
   await p.page.waitForSelector('.circle.bet');
   eq(await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount'), '0.00', 'nothing carried into the next round');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+/** Waits for a betting window with at least 6 s left (the short windows' tables). */
+async function freshWindow(page) {
+  for (let i = 0; i < 40; i += 1) {
+    const t = await page.textContent('#countdown');
+    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await page.$('.circle.bet')) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error('no betting window with 6 s left');
+}
+
+test('chips that cannot be bet when the window closes (a side bet alone) are cleared, and the player is told', async (b) => {
+  const p = await player(b, uniqueName('void'));
+  await sit(p, 'bets-void');
+  await freshWindow(p.page);
+  await clickAmount(p.page, 1, 'lucky-ladies', '1.00');
+  await p.page.waitForSelector('#notice:has-text("were not bet")', { timeout: 15000 });
+  const said = await p.page.textContent('#notice');
+  eq(said, 'The betting closed and your chips were not bet: spot 1: a side bet needs a main bet on its spot. The layout is cleared.', 'the player is told plainly');
+  eq(p.sent.filter((m) => m.type === 'bet').length, 0, 'nothing was sent');
+  const left = await p.page.$$eval('.circle.bet', (els) => els.map((e) => e.dataset.amount));
+  assert(left.every((a) => a === '0.00'), `the layout is cleared: ${left}`);
+  eq(p.errors, [], 'no script error');
   await p.page.click('#leave');
   await p.context.close();
 });

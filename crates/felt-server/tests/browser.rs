@@ -77,7 +77,10 @@ fn tables() -> String {
         // A newcomer sits during the pause after a round: a longer one.
         .chain([("stay", "classic", 6000, 120)])
         // Chips left on the layout when a short betting window closes.
-        .chain([("bets-close", "classic", 1500, 8)])
+        .chain([
+            ("bets-close", "classic", 1500, 8),
+            ("bets-void", "lucky-ladies", 1500, 8),
+        ])
         .map(|(name, game, pause, betting)| {
             format!(
                 "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = {betting}\n\
