@@ -612,7 +612,8 @@ test('refusals are sentences for a player; an ended session goes back to the log
   assert(/wrong/.test(said.http), `a wrong password: ${said.http}`);
   // Seated at one table, the player tries to sit at another.
   await sit(p, 'words-a');
-  await p.page.click('.brand');
+  // To the lobby by its address (the top bar's links ask to leave the seat first).
+  await p.page.evaluate(() => { location.hash = '#/lobby'; });
   await p.page.waitForSelector('#tables article');
   await p.page.click('[data-table="words-b"] a.btn');
   await p.page.waitForSelector('#sit');
