@@ -23,8 +23,9 @@ export function uniqueName(prefix) {
 }
 
 /** A new browser context whose page registered `name` through the log-in page. */
-export async function player(browser, name, viewport = { width: 1280, height: 800 }, pace = 'fast') {
-  const context = await browser.newContext({ viewport });
+export async function player(browser, name, viewport = { width: 1280, height: 800 }, pace = 'fast', touch = false) {
+  // `touch`: a phone (a touch screen, no mouse hover).
+  const context = await browser.newContext({ viewport, isMobile: touch, hasTouch: touch });
   // The tests play at the fast pace unless they ask for the normal one (a player's
   // own choice, once made, is kept across reloads).
   await context.addInitScript((p) => {

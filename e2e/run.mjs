@@ -2,7 +2,7 @@
 // playwright-core. Run by crates/felt-server/tests/browser.rs against a server in
 // test mode (FELT_URL) whose tables it names; exits non-zero if any test fails.
 //
-//   node e2e/run.mjs [NAME-FILTER]
+//   node e2e/run.mjs [NAME-FILTER[|NAME-FILTER...]]
 //
 // Every amount the page shows for a wager is checked against the books (the
 // player's recall, GET /api/history). Nothing here asserts a time.
@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import {
   URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName, standAll,
+  clickAmount,
 } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
@@ -88,7 +89,7 @@ test('amounts are integer cents: parsing, formatting and chip values', async (b)
   eq(r.cents, [1000, 1000, 1250, 7, -325, null, null, null, null], 'toCents');
   eq(r.plain, ['12.50', '0.05', '-3.25', '0.00'], 'plain');
   eq(r.fmt, ['5,000.00', '1,234,567.89', '-10.00'], 'fmt');
-  eq(r.chips, [100, 200, 500, 1000, 2500, 5000], 'the chips of a 5 to 500 table with a 1.00 side bet');
+  eq(r.chips, [100, 500, 1000, 5000, 10000, 50000], 'the chips of a 5 to 500 table with a 1.00 side bet (1 to 500, not 1 to 50)');
   eq(r.small, [200, 500, 1000], 'the chips of a 2 to 10 table');
   eq(r.sum, '0.30', 'no floating point');
   await context.close();
@@ -306,7 +307,7 @@ test('two players and a watcher: each sees the others\' cards; no frame holds th
   const w = await player(b, uniqueName('eve'));
   await w.page.waitForSelector('[data-table="two"]');
   const seats = await w.page.textContent('[data-table="two"]');
-  assert(seats.includes('2 of 7 seats taken, 5 free'), `the lobby's seats: ${seats}`);
+  assert(seats.includes('2 playing · 5 of 7 seats free'), `the lobby's seats: ${seats}`);
   await w.page.click('[data-table="two"] a.btn');
   await w.page.waitForSelector('#sit');
   const seatA = Number(await a.page.getAttribute('.seat.mine', 'data-seat'));
@@ -490,6 +491,11 @@ async function probe(p) {
       if (!last || ['dealer', 'total', 'results', 'badges', 'balance'].some((k) => last[k] !== rec[k])) window.__probe.push(rec);
     };
     new MutationObserver(look).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    // When a decision was clicked, read in the page (a busy machine may answer the
+    // test's own clock read after the dealer's first card).
+    document.addEventListener('click', (e) => {
+      if (e.target.closest?.('.decision')) window.__clicked = performance.now();
+    }, true);
   });
   await p.page.reload();
   await p.page.waitForSelector('#tables article');
@@ -503,7 +509,7 @@ test('the normal pace: the hole card flips in place, the dealer draws one card a
   await sit(p, 'pace');
   await bet(p.page, { 1: { main: '10.00' } });
   await decide(p.page, 'stand');
-  const clicked = await p.page.evaluate(() => performance.now());
+  const clicked = await p.page.evaluate(() => window.__clicked);
   // A picture of the paced dealer's turn: the hole card turned, the draw to come.
   await p.page.waitForSelector('#dealer-cards .card[data-card="7d"]');
   await p.page.waitForTimeout(250);
@@ -611,7 +617,8 @@ test('refusals are sentences for a player; an ended session goes back to the log
   assert(/wrong/.test(said.http), `a wrong password: ${said.http}`);
   // Seated at one table, the player tries to sit at another.
   await sit(p, 'words-a');
-  await p.page.click('.brand');
+  // To the lobby by its address (the top bar's links ask to leave the seat first).
+  await p.page.evaluate(() => { location.hash = '#/lobby'; });
   await p.page.waitForSelector('#tables article');
   await p.page.click('[data-table="words-b"] a.btn');
   await p.page.waitForSelector('#sit');
@@ -726,7 +733,7 @@ test('a round with the keyboard alone', async (b) => {
   // The result is said to a screen reader.
   const live = await p.page.textContent('#live');
   assert(live.includes(rows[0].text.split(':')[0]) && /Round won/.test(live), `the live region: ${live}`);
-  assert(/Your spot 1: ten of clubs, nine of hearts, total 19/.test(live), `cards announced: ${live}`);
+  assert(/Your spot 1: ten of clubs\.Your spot 1: nine of hearts, 19\./.test(live), `cards announced one by one: ${live}`);
   // The next round: R puts the last bets back on the circles, and nothing is bet
   // until the player places them.
   await p.page.waitForSelector('#rebet:not([disabled])');
@@ -810,12 +817,432 @@ test('axe-core finds no serious or critical violation; screenshots at desktop an
   }
 });
 
+
+// ---- one screen, bets as a player places them, told to a screen reader -----------
+
+/** Checks that the page does not scroll and that every element of `selectors` is
+ * inside the viewport and on top there (not clipped by a scrolled box, not covered). */
+async function inView(page, what, selectors) {
+  const r = await page.evaluate((sels) => {
+    const out = { scroll: document.documentElement.scrollHeight, height: innerHeight, wide: document.documentElement.scrollWidth, width: innerWidth, counts: {}, bad: [] };
+    for (const sel of sels) {
+      const els = [...document.querySelectorAll(sel)];
+      out.counts[sel] = els.length;
+      for (const el of els) {
+        const b = el.getBoundingClientRect();
+        const inside = b.width > 0 && b.height > 0 && b.top >= 0 && b.left >= 0 && b.bottom <= innerHeight && b.right <= innerWidth;
+        const hit = inside ? document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) : null;
+        if (!inside || !hit || !(el === hit || el.contains(hit))) {
+          out.bad.push(`${sel} at ${Math.round(b.left)},${Math.round(b.top)} to ${Math.round(b.right)},${Math.round(b.bottom)}${hit ? ` (on top: ${hit.className || hit.tagName})` : ''}`);
+        }
+      }
+    }
+    return out;
+  }, selectors);
+  assert(r.scroll <= r.height, `${what}: the page does not scroll (${r.scroll} px in a ${r.height} px window)`);
+  assert(r.wide <= r.width, `${what}: no sideways scrolling (${r.wide} px in ${r.width})`);
+  for (const sel of selectors) assert(r.counts[sel] > 0, `${what}: ${sel} is on the page`);
+  eq(r.bad, [], `${what}: everything inside the viewport and on top`);
+}
+
+/** Records every line the page's live region says (window.__said), from a reload on. */
+async function listen(p) {
+  await p.page.addInitScript(() => {
+    window.__said = [];
+    const start = () => new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.addedNodes) window.__said.push(n.textContent);
+    }).observe(document.getElementById('live'), { childList: true });
+    if (document.getElementById('live')) start();
+    else document.addEventListener('DOMContentLoaded', start);
+  });
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+}
+
+const SIZES = [['phone-s', 390, 664], ['phone', 390, 844], ['laptop', 1366, 768], ['desktop', 1920, 1080]];
+for (const [label, width, height] of SIZES) {
+  test(`one screen at ${width}x${height}: dealer, both spots, countdown and buttons in view at an insurance offer and a decision`, async (b) => {
+    const phone = width < 600;
+    const p = await player(b, uniqueName(`fit${label[0]}`), { width, height }, 'fast', phone);
+    const table = `fit-${label}`;
+    // Spot 1: 8 3 (11), spot 2: 9 7 (16), against an ace up with a 7 in the hole (soft 18).
+    await stack(table, '8c 9c 7d 3h 7s Ah');
+    await sit(p, table);
+    await p.page.waitForSelector('.circle.bet[data-spot="2"]');
+    await bet(p.page, { 1: { main: '25.00' }, 2: { main: '10.00' } });
+    const offer = '.decisions[data-spot="2"] .decision[data-decision="decline"]';
+    await p.page.waitForSelector(offer);
+    await dealt(p.page);
+    // Every button of each offer (on a phone the amount box for less is kept for a
+    // single offer: with two it is not drawn).
+    const seen = ['#dealer-cards .card', '.seat.mine .hand', '.seat.mine .circle', '#countdown', '#phase', '.decisions > .decision'];
+    await inView(p.page, `${label}, insurance asked of both spots`, phone ? seen : [...seen, '.less-box']);
+    // The offer is told with its choices, and the focus is on the action bar.
+    const live = await p.page.textContent('#live');
+    assert(live.includes('Insurance? The dealer shows an ace. Spot 1: Insurance 12.50, or No, thanks.')
+      && live.includes('Spot 2: Insurance 5.00, or No, thanks.'), `each offer told with its choices: ${live}`);
+    assert(await p.page.evaluate(() => Boolean(document.activeElement?.closest('#controls .decisions'))), 'the focus is on the offer');
+    const keys = await p.page.isVisible('#keys');
+    eq(keys, !phone, phone ? 'no keyboard hint on a touch screen' : 'the keyboard hint on a desktop');
+    await axe(p.page, `the ${label} table at an insurance offer`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-insurance-${label}.png`) });
+    await p.page.click('.decisions[data-spot="1"] .decision[data-decision="decline"]');
+    await p.page.click(offer);
+    await p.page.waitForSelector('.decision[data-decision="double"]');
+    await dealt(p.page);
+    await inView(p.page, `${label}, a decision`, seen);
+    // The other seats (free ones included) sit above the player's own: none between
+    // the hands and the buttons.
+    const above = await p.page.evaluate(() => {
+      const mine = document.querySelector('.seat.mine').getBoundingClientRect();
+      return [...document.querySelectorAll('.seat:not(.mine)')].map((e) => e.getBoundingClientRect())
+        .filter((r) => r.height > 0).every((r) => r.bottom <= mine.top + 1);
+    });
+    assert(above, `${label}: no seat between the player's hands and the buttons`);
+    await axe(p.page, `the ${label} table at a decision`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-decision-${label}.png`) });
+    await standAll(p.page);
+    await checkAgainstBooks(p);
+    await p.page.waitForSelector('#place-bets');
+    await dealt(p.page);
+    await inView(p.page, `${label}, the results kept while betting`, ['.circle.bet', '.seat.mine .badge', '.chip', '#place-bets', '#countdown']);
+    await axe(p.page, `the ${label} table with the results while betting`);
+    await p.page.screenshot({ path: path.join(OUT, `fit-betting-${label}.png`) });
+    await p.context.close();
+  });
+}
+
+test('chips: values that fit the limits, stacks in the circles, undo, double, greyed chips, a rebet scaled to the balance', async (b) => {
+  const p = await player(b, uniqueName('chip'));
+  await sit(p, 'chips');
+  await p.page.waitForSelector('.chip');
+  const limits = await p.page.evaluate(async () => (await (await fetch('/api/tables')).json()).tables.find((t) => t.name === 'chips'));
+  const chips = (await p.page.$$eval('.chip', (els) => els.map((e) => e.dataset.chip))).map(cents);
+  const max = cents(limits.limits.max);
+  // The maximum takes at most five clicks (not ten 50s at a 500 maximum), a tenth of
+  // it at most three, at most six chips.
+  const clicks = (amount) => {
+    let n = 0;
+    for (let left = amount; left > 0 && n < 50; n += 1) left -= chips.filter((c) => c <= left).at(-1) ?? left;
+    return n;
+  };
+  assert(chips.length <= 6, `at most six chips: ${chips.map(plain)}`);
+  assert(clicks(max) <= 5, `the maximum ${plain(max)} takes ${clicks(max)} clicks of ${chips.map(plain)}`);
+  assert(clicks(max / 10) <= 3, `a bet of ${plain(max / 10)} takes ${clicks(max / 10)} clicks`);
+  // A stack in the circle, undo, double.
+  await clickAmount(p.page, 1, 'main', '15.00');
+  const stackOf = () => p.page.$$eval('.circle.bet[data-spot="1"][data-wager="main"] .disc', (els) => els.map((e) => Number(e.dataset.chip)));
+  const discs = await stackOf();
+  eq(discs.reduce((a, c) => a + c, 0), 1500, `the stack in the circle makes 15.00 (${discs})`);
+  const amount = () => p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount');
+  await p.page.click('#double-bet');
+  eq(await amount(), '30.00', 'Double doubles the circle');
+  await p.page.click('#undo');
+  eq(await amount(), '15.00', 'Undo takes the double back');
+  await p.page.keyboard.press('u');
+  assert(cents(await amount()) < 1500, 'U takes the last chip back');
+  await p.page.click('#clear');
+  // Chips the balance cannot cover are greyed out.
+  const balance = cents(await p.page.getAttribute('#balance', 'data-value'));
+  const spots = await p.page.$$eval('.circle.bet[data-wager="main"]', (els) => els.length);
+  let laid = 0;
+  for (let spot = 1; spot <= spots && balance - laid > 5000; spot += 1) {
+    const put = Math.min(max, balance - laid - 2000);
+    await clickAmount(p.page, spot, 'main', plain(put - (put % 500)));
+    laid += put - (put % 500);
+  }
+  const free = balance - laid;
+  const greyed = await p.page.$$eval('.chip', (els) => els.map((e) => [Number(e.dataset.chip.replace('.', '')), e.disabled]));
+  for (const [c, off] of greyed) eq(off, c > free, `the chip ${plain(c)} with ${plain(free)} free is ${c > free ? 'greyed' : 'open'}`);
+  assert(greyed.some(([, off]) => off), 'some chip is greyed');
+  await p.page.click('#clear');
+  // A rebet over the balance is laid scaled down, and said.
+  const last = [1, 2, 3].map((spot) => ({ spot, main: plain(max), side: {} }));
+  await p.page.evaluate((l) => localStorage.setItem('felt.last.chips', JSON.stringify(l)), last);
+  await p.page.reload();
+  await p.page.waitForSelector('#rebet:not([disabled])');
+  await p.page.click('#rebet');
+  const total = (await p.page.$$eval('.circle.bet', (els) => els.map((e) => e.dataset.amount))).reduce((a, x) => a + cents(x), 0);
+  assert(total > 0 && total <= balance, `the rebet laid ${plain(total)} within the balance ${plain(balance)}`);
+  const said = await p.page.textContent('#notice');
+  assert(/does not cover your last bets/.test(said), `the player is told: ${said}`);
+  eq(p.sent.filter((m) => m.type === 'bet').length, 0, 'nothing bet without the player');
+  eq(p.errors, [], 'no script error');
+  await p.context.close();
+});
+
+test('chips left on the layout are bet as the window closes, with a warning 5 s before; nothing carried to the next round', async (b) => {
+  const p = await player(b, uniqueName('close'));
+  await listen(p);
+  await stack('bets-close', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'bets-close');
+  // A window with time enough to lay the chips (the table's is 8 s).
+  await freshWindow(p.page);
+  await clickAmount(p.page, 1, 'main', '10.00');
+  // No click on Place bets: the chips are bet as the window closes.
+  await p.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
+  const bets = p.sent.filter((m) => m.type === 'bet');
+  eq(bets.map((m) => m.spots), [[{ spot: 1, main: '10.00', side: {} }]], 'the chips on the layout were sent as the bet');
+  const said = await p.page.evaluate(() => window.__said.filter((t) => /seconds left|betting closes/i.test(t)));
+  assert(said.some((t) => /5 seconds left to place your bets/.test(t)), `a warning at 5 s: ${said}`);
+  assert(said.some((t) => /your chips on the layout \(10\.00\) are bet/.test(t)), `the player is told: ${said}`);
+  await decide(p.page, 'stand');
+  await checkAgainstBooks(p);
+  // The next window opens with an empty layout.
+  await p.page.waitForSelector('.circle.bet');
+  eq(await p.page.getAttribute('.circle.bet[data-spot="1"][data-wager="main"]', 'data-amount'), '0.00', 'nothing carried into the next round');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+/** Waits for a betting window with at least 6 s left (the short windows' tables). */
+async function freshWindow(page) {
+  for (let i = 0; i < 40; i += 1) {
+    const t = await page.textContent('#countdown');
+    if (/Bets close in ([6-9]|\d\d) s/.test(t) && await page.$('.circle.bet')) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error('no betting window with 6 s left');
+}
+
+test('chips that cannot be bet when the window closes (a side bet alone) are cleared, and the player is told', async (b) => {
+  const p = await player(b, uniqueName('void'));
+  await sit(p, 'bets-void');
+  await freshWindow(p.page);
+  await clickAmount(p.page, 1, 'lucky-ladies', '1.00');
+  await p.page.waitForSelector('#notice:has-text("were not bet")', { timeout: 15000 });
+  const said = await p.page.textContent('#notice');
+  eq(said, 'The betting closed and your chips were not bet: spot 1: a side bet needs a main bet on its spot. The layout is cleared.', 'the player is told plainly');
+  eq(p.sent.filter((m) => m.type === 'bet').length, 0, 'nothing was sent');
+  const left = await p.page.$$eval('.circle.bet', (els) => els.map((e) => e.dataset.amount));
+  assert(left.every((a) => a === '0.00'), `the layout is cleared: ${left}`);
+  eq(p.errors, [], 'no script error');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+test('a screen reader is told each card once as it lands, the dealer total card by card, the turn with its choices, then the results; the focus never drops to the body', async (b) => {
+  const p = await player(b, uniqueName('sr'), { width: 1280, height: 800 }, 'normal');
+  await listen(p);
+  // Player 10 9 (19) against a dealer 8 with a 7 in the hole (15), who draws a ten (25).
+  await stack('speech', 'Tc 7d 9h 8s Ts');
+  await p.page.click('[data-table="speech"] a.btn');
+  await p.page.waitForSelector('#sit');
+  await p.page.focus('#sit');
+  await p.page.keyboard.press('Enter');
+  await p.page.waitForSelector('.seat.mine');
+  const after = await p.page.evaluate(() => document.activeElement?.tagName);
+  assert(after && after !== 'BODY', `the focus stays in the page after sitting: ${after}`);
+  await bet(p.page, { 1: { main: '10.00' } });
+  await p.page.waitForSelector('.decision[data-decision="stand"]');
+  const focus = await p.page.evaluate(() => document.activeElement?.closest('#controls') !== null && document.activeElement?.dataset?.decision);
+  assert(focus, 'the focus moves to the action bar at the turn');
+  await p.page.keyboard.press('s');
+  await checkAgainstBooks(p);
+  const after2 = await p.page.evaluate(() => document.activeElement?.tagName);
+  assert(after2 && after2 !== 'BODY', `the focus stays in the page after answering: ${after2}`);
+  const said = await p.page.evaluate(() => window.__said);
+  const expect = [
+    'Your spot 1: ten of clubs.',
+    'Your spot 1: nine of hearts, 19.',
+    'Dealer shows eight of spades.',
+    "Your turn. Spot 1: 19 against the dealer's 8: Hit, Stand, Double 10.00.",
+    'Dealer turns the hole card: seven of diamonds, 15.',
+    'Dealer draws ten of spades: busts with 25.',
+  ];
+  const at = expect.map((t) => said.indexOf(t));
+  assert(at.every((i) => i >= 0), `every card and the turn are told: ${JSON.stringify(said)}`);
+  eq([...at].sort((x, y) => x - y), at, `in the order they land: ${JSON.stringify(said)}`);
+  for (const t of expect) eq(said.filter((x) => x === t).length, 1, `told once: ${t}`);
+  const result = said.findIndex((t) => /Round won/.test(t));
+  assert(result > at.at(-1), `the results after the last card: ${JSON.stringify(said)}`);
+  const cardsSaid = said.filter((t) => /(eight of spades|seven of diamonds|ten of spades)/.test(t) && !/Round won|beats|against/.test(t));
+  eq(cardsSaid.length, 3, `each dealer card told once: ${JSON.stringify(cardsSaid)}`);
+  await p.context.close();
+});
+
+test('the recall panel: card pictures and the time of each round; the session clock and net at the table', async (b) => {
+  const p = await player(b, uniqueName('rc'));
+  await stack('speech', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'speech');
+  const limits = await p.page.textContent('#limits');
+  assert(/^Bets 5 to 500/.test(limits), `the table's limits at the table: ${limits}`);
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'stand');
+  const { rows } = await checkAgainstBooks(p);
+  const net = rows.reduce((a, r) => a + cents(r.net), 0);
+  eq(await p.page.getAttribute('#session-net', 'data-value'), plain(net), 'the session net is the round\'s net');
+  assert(/^\d\d:\d\d$/.test(await p.page.textContent('#session-clock')), 'the session clock shows the time at the table');
+  await p.page.click('#open-recall');
+  await p.page.waitForSelector('details.recall');
+  const first = 'details.recall:first-of-type';
+  const when = await p.page.textContent(`${first} summary`);
+  assert(/\d{1,2}:\d\d/.test(when), `the round's time: ${when}`);
+  await p.page.click(`${first} summary`);
+  const pics = await p.page.$$eval(`${first} .recall-hand .card`, (els) => els.map((e) => e.dataset.card));
+  for (const c of ['Tc', '9h', '8s', '7d', 'Ts']) assert(pics.includes(c), `the recall pictures ${c}: ${pics}`);
+  await axe(p.page, 'the recall panel with pictures');
+  await p.page.screenshot({ path: path.join(OUT, 'recall-pictures-desktop.png') });
+  await p.page.keyboard.press('Escape');
+  await p.page.click('#leave');
+  await p.context.close();
+});
+
+// ---- play money, a shared table, the hint (issue 24: 8, 9, 11) ---------------------
+
+/** Copies a screenshot into docs/img (the docs show what these tests see). */
+async function shot(page, name) {
+  const file = path.join(OUT, `${name}.png`);
+  await page.screenshot({ path: file });
+  fs.mkdirSync('docs/img', { recursive: true });
+  fs.copyFileSync(file, path.join('docs/img', `${name}.png`));
+}
+
+/** Waits until `fn(arg)` is true in the page, polling (not waitForFunction: the page's
+ * policy forbids the eval it polls with). */
+async function until(page, fn, arg, what = 'the page to change') {
+  for (let i = 0; i < 300; i += 1) {
+    if (await page.evaluate(fn, arg)) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`waited in vain for ${what}`);
+}
+
+test('top-up at 0.00: the page says the balance cannot cover the minimum, and the top-up brings the chips back', async (b) => {
+  for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await player(b, uniqueName(`broke${label[0]}`), viewport, 'fast', label === 'phone');
+    const table = `broke-${label[0]}`;
+    // Both spots of 500.00 lose: 16 and 16 against the dealer's 19.
+    await stack(table, 'Tc Td 9s 6c 6d Ts');
+    await sit(p, table);
+    await bet(p.page, { 1: { main: '500.00' }, 2: { main: '500.00' } });
+    await standAll(p.page);
+    await p.page.waitForSelector('#topup-button');
+    eq(await p.page.textContent('#balance'), '0.00', 'the balance is spent');
+    const why = await p.page.textContent('#topup-why');
+    assert(why.includes('0.00') && why.includes('minimum bet of 5.00'), `said plainly: ${why}`);
+    await until(p.page, () => document.querySelector('#phase')?.textContent.includes('below the minimum'));
+    const enabled = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
+    eq(enabled, 0, 'no chip at 0.00');
+    await shot(p.page, `topup-${label}`);
+    await p.page.click('#topup-button');
+    await until(p.page, () => document.querySelector('#balance')?.textContent === '1,000.00');
+    await p.page.waitForSelector('#topup', { state: 'hidden' });
+    const chips = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
+    assert(chips > 0, 'the chips are back');
+    const notice = await p.page.textContent('#notice');
+    assert(notice.includes('play money added'), `told: ${notice}`);
+    // The books hold it as a deposit: the recall's balance moved by no round.
+    const me = await p.page.evaluate(async () => (await fetch('/api/me')).json());
+    eq(me.balance, '1000.00', 'the books\' balance');
+    assert(me.top_up.next_in_secs > 0, 'the next top-up waits');
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  }
+});
+
+test('a shared table: "Ana decides" and the feed of the others\' play, seen by the other player', async (b) => {
+  const a = await player(b, uniqueName('ana'), { width: 1366, height: 768 });
+  const c = await player(b, uniqueName('bob'), { width: 390, height: 844 }, 'fast', true);
+  // Ana 9 5 hits a 2; Bob 5 6 doubles onto a 9; the dealer 7 with a queen in the hole.
+  await stack('social', '9c 5c Qh 5d 6h 7s 2c 9d');
+  await sit(a, 'social');
+  await sit(c, 'social');
+  await bet(a.page, { 1: { main: '10.00' } });
+  await bet(c.page, { 1: { main: '10.00' } });
+  await a.page.waitForSelector('.decision[data-decision="hit"]');
+  // Bob, waiting, reads whose turn it is and why the countdown runs.
+  await until(c.page, (n) => document.querySelector('#phase')?.textContent === `${n} decides.`, a.name);
+  await until(c.page, (n) => document.querySelector('#countdown')?.textContent.startsWith(`${n} decides in`), a.name);
+  await decide(a.page, 'hit');
+  await until(c.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n} hits`), a.name);
+  await decide(a.page, 'stand');
+  await c.page.waitForSelector('.decision[data-decision="double"]');
+  const feed = await c.page.$$eval('#feed li', (els) => els.map((e) => e.textContent));
+  eq(feed, [`${a.name} hits`, `${a.name} stands`], 'Bob\'s feed');
+  await shot(c.page, 'feed-phone');
+  await decide(c.page, 'double');
+  await until(a.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n} wins 20.00`), c.name);
+  const seen = await a.page.$$eval('#feed li', (els) => els.map((e) => e.textContent));
+  eq(seen, [`${c.name} doubles`, `${c.name} wins 20.00`], 'Ana\'s feed');
+  await shot(a.page, 'feed-desktop');
+  // No feed line is the player's own.
+  assert(!seen.some((l) => l.includes(a.name)), `Ana's own play is not in her feed: ${seen}`);
+  eq([...a.errors, ...c.errors], [], 'no script error');
+  await a.context.close();
+  await c.context.close();
+});
+
+test('leaving asks first; a player who leaves on their turn is stood at once; the Lobby link leaves the seat', async (b) => {
+  const a = await player(b, uniqueName('lea'));
+  const c = await player(b, uniqueName('sta'));
+  // Ana 16 and Bob 17 against the dealer's 17 (a 9 in the hole).
+  await stack('leaver', 'Tc Td 9s 6c 7d 8h');
+  await sit(a, 'leaver');
+  await sit(c, 'leaver');
+  // Between rounds the Lobby link asks before it leaves the seat: Stay keeps it.
+  await a.page.click('header a[href="#/lobby"].btn');
+  await a.page.waitForSelector('#confirm-leave');
+  await a.page.click('#confirm-no');
+  await a.page.waitForSelector('.seat.mine');
+  await bet(a.page, { 1: { main: '10.00' } });
+  await bet(c.page, { 1: { main: '10.00' } });
+  await a.page.waitForSelector('.decision[data-decision="stand"]');
+  // The decision timer is 120 s: Bob's turn comes at once only if Ana's hand stood.
+  await a.page.click('#leave');
+  const q = await a.page.textContent('#confirm-text');
+  assert(q.includes('stand at once'), `the question: ${q}`);
+  await a.page.click('#confirm-yes');
+  await a.page.waitForSelector('#tables article');
+  await c.page.waitForSelector('.decision[data-decision="stand"]', { timeout: 15000 });
+  await until(c.page, (n) => document.querySelector('#feed')?.textContent.includes(`${n}'s time ran out`), a.name);
+  await decide(c.page, 'stand');
+  await settled(c.page);
+  // Ana sits elsewhere at once (she left her seat).
+  await sit(a, 'social');
+  eq([...a.errors, ...c.errors], [], 'no script error');
+  await a.context.close();
+  await c.context.close();
+});
+
+test('the hint on request shows each choice\'s expected value, as felt-math computes it', async (b) => {
+  const want = JSON.parse(process.env.FELT_HINT_EXPECT || '{}');
+  assert(Object.keys(want).length, 'the expected values (FELT_HINT_EXPECT) are given');
+  for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+    const p = await player(b, uniqueName(`hint${label[0]}`), viewport, 'fast', label === 'phone');
+    const table = `hint-${label[0]}`;
+    // Hard 16 against a ten (a 7 in the hole).
+    await stack(table, 'Tc 7c 6d Ts');
+    await sit(p, table);
+    await bet(p.page, { 1: { main: '10.00' } });
+    await p.page.waitForSelector('.decision[data-decision="stand"]');
+    assert(!(await p.page.$('#hint')), 'no hint until asked');
+    await p.page.click('#hint-button');
+    await p.page.waitForSelector('#hint li');
+    const shown = await p.page.$$eval('#hint li', (els) => els.map((e) => ({ d: e.dataset.decision, ev: Number(e.dataset.ev), text: e.textContent })));
+    const offered = await p.page.$$eval('.decision[data-decision]', (els) => els.map((e) => e.dataset.decision));
+    eq(shown.map((x) => x.d).sort(), offered.filter((d) => want[d] !== undefined).sort(), 'a value for each choice offered');
+    for (const x of shown) {
+      assert(Math.abs(x.ev - want[x.d]) < 1e-12, `${x.d}: ${x.ev} is felt-math's ${want[x.d]}`);
+      assert(x.text.endsWith(`${want[x.d] >= 0 ? '+' : '-'}${Math.abs(want[x.d]).toFixed(3)}`), `written: ${x.text}`);
+    }
+    const best = shown.reduce((m, x) => (x.ev > m.ev ? x : m));
+    eq(await p.page.getAttribute('#hint', 'data-advice'), best.d, 'the advice is the best value');
+    await shot(p.page, `hint-${label}`);
+    await decide(p.page, 'stand');
+    await settled(p.page);
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  }
+});
+
 // ---- the runner ---------------------------------------------------------------
 
-const filter = process.argv[2] || '';
+// Several filters: `a|b` runs the tests whose name holds either.
+const filters = (process.argv[2] || '').split('|');
 const browser = await launch();
 let failed = 0;
-for (const t of tests.filter((x) => x.name.includes(filter))) {
+for (const t of tests.filter((x) => filters.some((f) => x.name.includes(f)))) {
   const start = Date.now();
   try {
     await Promise.race([

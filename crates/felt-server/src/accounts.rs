@@ -304,17 +304,22 @@ pub(crate) async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Respo
 pub(crate) async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
     let w = who(&s, &headers).await?;
     let n = w.name.clone();
-    let (balance, last) = s
+    let (balance, last, top_up) = s
         .books()
-        .read_async(move |st| -> felt_store::Result<(Money, Option<i64>)> {
-            let b = st.balance(&Account::player(n.clone()))?;
-            let l = st.login(&n)?.and_then(|l| l.last_login_ms);
-            Ok((b, l))
-        })
+        .read_async(
+            move |st| -> felt_store::Result<(Money, Option<i64>, Option<String>)> {
+                let b = st.balance(&Account::player(n.clone()))?;
+                let l = st.login(&n)?.and_then(|l| l.last_login_ms);
+                let t = st.last_deposit(&n, crate::topup::MEMO)?.map(|m| m.at);
+                Ok((b, l, t))
+            },
+        )
         .await
         .map_err(store_error)?;
+    let top_up = crate::topup::offer(s.settings().top_up, top_up.as_deref(), now_ms());
     Ok(Json(json!({
         "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
+        "top_up": top_up,
     }))
     .into_response())
 }

@@ -53,6 +53,8 @@ pub struct Settings {
     /// Proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); none: the
     /// header is ignored.
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// The play-money top-up: how much, and how often at most.
+    pub top_up: crate::topup::TopUp,
 }
 
 impl Default for Settings {
@@ -72,6 +74,7 @@ impl Default for Settings {
             guard: Default::default(),
             conn: Default::default(),
             trusted_proxies: Vec::new(),
+            top_up: Default::default(),
         }
     }
 }
@@ -119,6 +122,8 @@ pub struct Server {
     next_conn: AtomicU64,
     draining: AtomicBool,
     guard: crate::guard::Guard,
+    /// The basic strategies computed for hints.
+    strategies: crate::hint::Strategies,
 }
 
 /// The shared state as handlers see it.
@@ -170,6 +175,7 @@ impl Server {
             next_conn: AtomicU64::new(1),
             draining: AtomicBool::new(false),
             guard,
+            strategies: Default::default(),
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -370,6 +376,11 @@ impl Server {
         &self.hosting
     }
 
+    /// The basic strategies computed for hints, by rules.
+    pub fn strategies(&self) -> &crate::hint::Strategies {
+        &self.strategies
+    }
+
     /// The log-in guard (throttling and hashing).
     pub fn guard(&self) -> &crate::guard::Guard {
         &self.guard
@@ -386,6 +397,24 @@ impl Server {
     /// A table's settings and, while this server deals it, its handle, by name.
     pub fn table(&self, name: &str) -> Option<(&TableConfig, Option<TableHandle>)> {
         self.tables.get(name).map(|t| (&t.cfg, t.handle()))
+    }
+
+    /// The lowest minimum main bet of the server's tables (zero without tables).
+    pub fn lowest_minimum(&self) -> Money {
+        self.tables
+            .values()
+            .map(|t| t.cfg.rules.main_bet().min)
+            .min()
+            .unwrap_or(Money::ZERO)
+    }
+
+    /// The table dealt here at which `player` sits, if any.
+    pub(crate) fn table_of(&self, player: &str) -> Option<TableHandle> {
+        self.tables.values().filter_map(Slot::handle).find(|h| {
+            h.info
+                .read()
+                .is_ok_and(|i| i.players.iter().any(|(_, p)| p == player))
+        })
     }
 
     /// The tables this server deals now, by name.
@@ -436,9 +465,11 @@ pub fn router(state: Shared) -> Router {
         .route("/api/login", post(crate::accounts::login))
         .route("/api/logout", post(crate::accounts::logout))
         .route("/api/me", get(crate::accounts::me))
+        .route("/api/top-up", post(crate::topup::top_up))
         .route("/api/tables", get(lobby))
         .route("/api/events", get(events))
         .route("/api/tables/{name}/rules", get(rules))
+        .route("/api/tables/{name}/hint", get(crate::hint::hint))
         .route("/api/history", get(history))
         .route("/api/operator/tables", get(operator_tables))
         .route("/api/operator/rounds/{id}", get(operator_round))
@@ -623,6 +654,7 @@ fn table_status(info: &table::TableInfo) -> TableStatus {
             .map(|(seat, player)| felt_store::SeatedPlayer {
                 seat: *seat,
                 player: player.clone(),
+                away: info.away.contains(seat),
             })
             .collect(),
         closed: info.closed && !info.failed,
@@ -671,6 +703,9 @@ async fn lobby(State(s): State<Shared>, headers: HeaderMap) -> Response {
                 "game_name": t.cfg.rules.game().name,
                 "seats": t.cfg.rules.table().seats,
                 "taken": status.as_ref().map(|st| st.players.len()),
+                // Players at the table now (a seat held by an absent player is taken,
+                // not counted).
+                "present": status.as_ref().map(|st| st.players.iter().filter(|p| !p.away).count()),
                 "players": status.as_ref().map(|st| seats(&st.players, names)),
                 "limits": {"min": t.cfg.rules.main_bet().min, "max": t.cfg.rules.main_bet().max},
                 "betting_ms": t.cfg.betting_ms,
@@ -684,12 +719,23 @@ async fn lobby(State(s): State<Shared>, headers: HeaderMap) -> Response {
     Json(json!({"tables": tables, "server": s.hosting.server})).into_response()
 }
 
-/// The seated players as the lobby shows them: with their names, or only the seats.
+/// The seated players as the lobby shows them: with their names, or only the seats;
+/// `away` on a seat held by a player not at the table.
 fn seats(players: &[felt_store::SeatedPlayer], names: bool) -> Value {
-    if names {
-        return serde_json::to_value(players).unwrap_or(Value::Null);
-    }
-    players.iter().map(|p| json!({"seat": p.seat})).collect()
+    players
+        .iter()
+        .map(|p| {
+            let mut v = json!({"seat": p.seat});
+            if names {
+                v["player"] = json!(p.player);
+            }
+            // Said only of a seat held without its player.
+            if p.away {
+                v["away"] = json!(true);
+            }
+            v
+        })
+        .collect()
 }
 
 /// The message that ends every `/api/events` stream (the server is stopping).
@@ -846,6 +892,8 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
             felt_store::RoundStatus::Voided => "voided",
         },
         "players": setup.as_ref().map(|s| s.players.clone()),
+        "started_at": r.started_at,
+        "ended_at": r.ended_at,
         "revealed": recall::revealed(r),
         "balance_before": before,
         "balance_after": after,

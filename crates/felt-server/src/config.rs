@@ -13,6 +13,7 @@
 //! absent_rounds = 3          # rounds a disconnected player keeps the seat
 //! reconnect_secs = 60        # how long the frames a player missed are kept once
 //!                            # they have neither a seat nor a connection here
+//! hints = true               # the basic-strategy hint on a player's request
 //! ```
 //!
 //! A table's seats and limits change its rules (the books keep each round's rules, so
@@ -77,6 +78,7 @@ struct TableEntry {
     pause_ms: Option<u32>,
     absent_rounds: Option<u32>,
     reconnect_secs: Option<u32>,
+    hints: Option<bool>,
 }
 
 /// One table a server runs.
@@ -99,6 +101,8 @@ pub struct TableConfig {
     /// How long a player's stream (the frames they missed) outlives their last seat
     /// and connection at the table (ms).
     pub reconnect_ms: u64,
+    /// Players may ask for the basic-strategy hint ([`crate::hint`]).
+    pub hints: bool,
 }
 
 impl TableConfig {
@@ -237,6 +241,7 @@ pub fn parse(
             pause_ms,
             absent_rounds,
             reconnect_ms,
+            hints: t.hints.unwrap_or(true),
         });
     }
     Ok(out)

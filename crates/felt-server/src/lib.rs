@@ -11,7 +11,9 @@
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
-//!   [`listen`]: the accept loop (connections capped, header and idle timeouts).
+//!   [`listen`]: the accept loop (connections capped, header and idle timeouts);
+//!   [`topup`]: play-money top-ups when a balance cannot cover a table's minimum;
+//!   [`hint`]: the basic-strategy hint with each choice's expected value.
 #![forbid(unsafe_code)]
 
 pub mod accounts;
@@ -22,6 +24,7 @@ pub mod bots;
 pub mod client;
 pub mod config;
 pub mod guard;
+pub mod hint;
 pub mod hosting;
 pub mod listen;
 pub mod metrics;
@@ -32,5 +35,6 @@ pub mod render;
 pub mod sockets;
 pub mod table;
 pub mod test_shoes;
+pub mod topup;
 pub mod watch;
 pub mod web;

@@ -128,22 +128,25 @@ pub fn phase(p: Phase) -> &'static str {
     }
 }
 
+/// Each decision's word in the protocol.
+pub const DECISION_WORDS: [(Decisions, &str); 8] = [
+    (Decisions::HIT, "hit"),
+    (Decisions::STAND, "stand"),
+    (Decisions::DOUBLE, "double"),
+    (Decisions::SPLIT, "split"),
+    (Decisions::SURRENDER, "surrender"),
+    (Decisions::INSURE, "insurance"),
+    (Decisions::EVEN_MONEY, "even-money"),
+    (Decisions::DECLINE, "decline"),
+];
+
 /// The decisions of `legal` as words, with their amounts.
 pub fn choices(legal: &Legal) -> Vec<Value> {
     let d = legal.decisions;
     let amounts =
         |r: &AmountRange| json!({ "min": r.min, "max": r.max, "step": r.step, "full": r.full });
     let mut out = Vec::new();
-    for (bit, word) in [
-        (Decisions::HIT, "hit"),
-        (Decisions::STAND, "stand"),
-        (Decisions::DOUBLE, "double"),
-        (Decisions::SPLIT, "split"),
-        (Decisions::SURRENDER, "surrender"),
-        (Decisions::INSURE, "insurance"),
-        (Decisions::EVEN_MONEY, "even-money"),
-        (Decisions::DECLINE, "decline"),
-    ] {
+    for (bit, word) in DECISION_WORDS {
         if !d.contains(bit) {
             continue;
         }

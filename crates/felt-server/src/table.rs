@@ -90,6 +90,12 @@ pub enum ToTable {
     /// Another server holds this table now (this server lost its lease): the table
     /// stops at once, and its players are told to reconnect (they reach the new host).
     Moved,
+    /// Money arrived in a seated player's wallet (a top-up): a betting window nobody
+    /// has bet in opens again with the balance as it is now, and everyone sees it.
+    Deposited {
+        /// The player.
+        player: String,
+    },
 }
 
 /// What the lobby shows of a table (updated by the table).
@@ -105,6 +111,8 @@ pub struct TableInfo {
     pub seats: u8,
     /// Players seated, by seat (1..).
     pub players: Vec<(u8, String)>,
+    /// The seats whose player holds them without a connection here.
+    pub away: Vec<u8>,
     /// Main bet limits.
     pub min: Money,
     /// Main bet limits.
@@ -177,6 +185,7 @@ pub fn spawn(
         game_name: cfg.rules.game().name.clone(),
         seats: cfg.rules.table().seats,
         players: Vec::new(),
+        away: Vec::new(),
         min: cfg.rules.main_bet().min,
         max: cfg.rules.main_bet().max,
         betting_ms: cfg.betting_ms,
@@ -632,12 +641,14 @@ impl Actor {
                     s.absent = 0;
                 }
                 self.welcome(conn, last_seq);
+                self.publish_info();
                 Ok(())
             }
             ToTable::Gone { conn } => {
                 if self.conns.remove(&conn).is_some() {
                     self.metrics.connections.dec();
                 }
+                self.publish_info();
                 self.deal_if_all_bet()
             }
             ToTable::Close { reason } => {
@@ -679,6 +690,15 @@ impl Actor {
                 Ok(())
             }
             ToTable::Moved => Err("another server holds the table now".to_string()),
+            ToTable::Deposited { player } => {
+                let pending = self.round.as_ref().is_some_and(|r| r.live.is_pending());
+                if pending && self.seat_of(&player).is_some() {
+                    self.drop_pending();
+                    self.timer = None;
+                }
+                self.broadcast(&[], None);
+                Ok(())
+            }
         }
     }
 
@@ -972,8 +992,12 @@ impl Actor {
             if let Some(s) = self.seats[usize::from(seat - 1)].as_mut() {
                 s.leaving = true;
             }
-            self.broadcast(&[], None);
-            return Ok(());
+            // The table does not wait for a player who left: an offer window waiting
+            // only for leavers closes, and their hands stand as their turns come.
+            if self.window_waits_only_for_leavers() {
+                return self.close_window();
+            }
+            return self.after_step(Vec::new(), None);
         }
         if let Some(e) = self.engine_seat(player) {
             if let Some(r) = self.round.as_mut() {
@@ -989,6 +1013,28 @@ impl Actor {
         self.broadcast(&[], None);
         // The window no longer waits for the leaver's bet.
         self.deal_if_all_bet()
+    }
+
+    /// The engine seats of the round whose players are leaving when it ends.
+    fn leaving_engine_seats(&self) -> BTreeSet<u8> {
+        self.seats
+            .iter()
+            .flatten()
+            .filter(|s| s.leaving)
+            .filter_map(|s| self.engine_seat(&s.player))
+            .collect()
+    }
+
+    /// Whether the open offer window waits for no one but leavers.
+    fn window_waits_only_for_leavers(&self) -> bool {
+        let Some(w) = self.round.as_ref().and_then(|r| r.window.as_ref()) else {
+            return false;
+        };
+        let leaving = self.leaving_engine_seats();
+        w.offers
+            .iter()
+            .filter(|o| !w.answers.contains_key(&(o.seat, o.at.spot, o.at.hand)))
+            .all(|o| leaving.contains(&o.seat))
     }
 
     /// Frees the player's seat, here and in the books (a failure of the books leaves
@@ -1468,6 +1514,7 @@ impl Actor {
     /// decision timer, or ends the round.
     fn drive(&mut self, events: &mut Vec<Event>) -> Result<(), Fatal> {
         loop {
+            let leaving = self.leaving_engine_seats();
             let Some(r) = self.round.as_mut() else {
                 return Ok(());
             };
@@ -1509,6 +1556,13 @@ impl Actor {
                         ));
                     }
                     return Ok(());
+                }
+                (_, Turn::Seat { seat, spot, hand }) if leaving.contains(&seat) => {
+                    // A player who left stands at once: a timeout in the round's log,
+                    // as when the decision timer runs out.
+                    let ev = time_out(&self.books, &self.ctx, r, seat, HandRef { spot, hand })?;
+                    self.note(&ev);
+                    events.extend(ev);
                 }
                 (_, Turn::Seat { seat, spot, hand }) => {
                     let key = (seat, HandRef { spot, hand });
@@ -1665,19 +1719,8 @@ impl Actor {
                 let Turn::Seat { seat, spot, hand } = r.live.engine.legal_actions().turn else {
                     return Ok(());
                 };
-                let action = Action::Timeout {
-                    seat,
-                    at: Some(HandRef { spot, hand }),
-                };
-                let s = self
-                    .books
-                    .with(|s| r.live.step(s, &self.ctx, Some(action)))
-                    .map_err(|e| e.to_string())?;
-                r.timed = None;
-                match s {
-                    Stepped::Done(events) => self.after_step(events, None),
-                    other => Err(format!("a timeout was refused: {other}")),
-                }
+                let events = time_out(&self.books, &self.ctx, r, seat, HandRef { spot, hand })?;
+                self.after_step(events, None)
             }
         }
     }
@@ -1705,6 +1748,12 @@ impl Actor {
                 .iter()
                 .enumerate()
                 .filter_map(|(n, s)| s.as_ref().map(|s| ((n + 1) as u8, s.player.clone())))
+                .collect();
+            i.away = i
+                .players
+                .iter()
+                .filter(|(_, p)| !self.conns.values().any(|c| &c.player == p))
+                .map(|(n, _)| *n)
                 .collect();
             i.round = self.round.as_ref().map(|r| r.live.id.0);
             i.closed = self.closed.is_some();
@@ -1809,6 +1858,7 @@ impl Actor {
                 "spots": self.cfg.rules.table().max_spots_per_player,
             },
             "timer": timer,
+            "hints": self.cfg.hints,
             "meters": self.meters(),
             "round": round,
             "settlements": settlements,
@@ -1836,8 +1886,11 @@ impl Actor {
     fn you(&self, player: &str) -> Value {
         let engine_seat = self.engine_seat(player);
         let round = self.round.as_ref();
+        // The round's balance once the player has bet (or the cards are out); before,
+        // the books' (a top-up shows at once).
         let balance = round
             .zip(engine_seat)
+            .filter(|(r, e)| r.bet.contains(e) || r.live.engine.phase() != Phase::Betting)
             .and_then(|(r, e)| r.live.engine.balance(e))
             .or_else(|| {
                 self.books
@@ -1881,6 +1934,26 @@ impl Actor {
             "may_bet": may_bet,
             "decisions": decisions,
         })
+    }
+}
+
+/// Stands the hand `at` of engine seat `seat` by a timeout (its decision timer ran
+/// out, or its player left): an action in the round's log like any other.
+fn time_out(
+    books: &Books,
+    ctx: &Ctx,
+    r: &mut RoundState,
+    seat: u8,
+    at: HandRef,
+) -> Result<Vec<Event>, Fatal> {
+    let action = Action::Timeout { seat, at: Some(at) };
+    let s = books
+        .with(|s| r.live.step(s, ctx, Some(action)))
+        .map_err(|e| e.to_string())?;
+    r.timed = None;
+    match s {
+        Stepped::Done(events) => Ok(events),
+        other => Err(format!("a timeout was refused: {other}")),
     }
 }
 
@@ -1955,6 +2028,7 @@ mod tests {
             game_name: "Classic".to_string(),
             seats: 7,
             players: Vec::new(),
+            away: Vec::new(),
             min: Money::cents(100),
             max: Money::cents(10_000),
             betting_ms: 1,

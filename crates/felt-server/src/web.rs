@@ -61,6 +61,13 @@ static ASSETS: &[Asset] = &[
     asset!("sound.js", JS),
     asset!("results.js", JS),
     asset!("words.js", JS),
+    asset!("betting.js", JS),
+    asset!("session.js", JS),
+    asset!("speech.js", JS),
+    asset!("feed.js", JS),
+    asset!("topup.js", JS),
+    asset!("hint.js", JS),
+    asset!("leaving.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

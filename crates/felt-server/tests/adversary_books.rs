@@ -433,7 +433,11 @@ async fn a_seat_the_books_gave_back_is_freed_when_its_player_never_returns() {
             .unwrap()["tables"][0]["players"]
             .clone()
     };
-    assert_eq!(lobby().await, json!([{"seat": 5, "player": "carol"}]));
+    // Seated by the books, not at the table: the lobby says she is away.
+    assert_eq!(
+        lobby().await,
+        json!([{"seat": 5, "player": "carol", "away": true}])
+    );
     // Two betting windows close with no bet: she is unseated, here and in the books.
     let mut freed = false;
     for _ in 0..60 {

@@ -57,20 +57,68 @@ fn tables() -> String {
         ("sound", "classic"),
         ("pic-desktop", "lucky-ladies"),
         ("pic-phone", "lucky-ladies"),
+        ("fit-phone-s", "classic"),
+        ("fit-phone", "classic"),
+        ("fit-laptop", "classic"),
+        ("fit-desktop", "classic"),
+        ("chips", "lucky-lucky"),
+        ("speech", "classic"),
+        ("broke-d", "classic"),
+        ("broke-p", "classic"),
+        ("social", "classic"),
+        ("leaver", "classic"),
+        ("hint-d", "classic"),
+        ("hint-p", "classic"),
     ] {
         t.push((name.to_string(), game));
     }
     t.iter()
-        .map(|(name, game)| (name.as_str(), *game, 1500))
+        .map(|(name, game)| (name.as_str(), *game, 1500, 120))
         // A newcomer sits during the pause after a round: a longer one.
-        .chain([("stay", "classic", 6000)])
-        .map(|(name, game, pause)| {
+        .chain([("stay", "classic", 6000, 120)])
+        // Chips left on the layout when a short betting window closes.
+        .chain([
+            ("bets-close", "classic", 1500, 8),
+            ("bets-void", "lucky-ladies", 1500, 8),
+        ])
+        .map(|(name, game, pause, betting)| {
             format!(
-                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = 120\n\
+                "[[table]]\nname = \"{name}\"\ngame = \"{game}\"\nbetting_secs = {betting}\n\
                  decision_secs = 120\npause_ms = {pause}\n"
             )
         })
         .collect()
+}
+
+/// The expected value of each choice of hard 16 (Tc 6d) against a ten at Classic, as
+/// felt-math computes it: what the page's hint must show (e2e `the hint on request`).
+fn hint_expected() -> String {
+    use felt_core::round::Decisions;
+    let rules = preset("classic").unwrap();
+    let mapped = felt_math::mapping::main_game_rules(&rules, rules.shoe().decks);
+    let strategy = felt_math::main_game::analyse(&mapped.main)
+        .unwrap()
+        .basic_strategy;
+    let all = Decisions(
+        Decisions::HIT.0
+            | Decisions::STAND.0
+            | Decisions::DOUBLE.0
+            | Decisions::SPLIT.0
+            | Decisions::SURRENDER.0,
+    );
+    let cards = felt_core::card::parse_cards("Tc 6d").unwrap();
+    let up = "Ts".parse().unwrap();
+    let Some(felt_math::hint::Hint::Hand(h)) =
+        felt_math::hint::hint(&strategy, rules.dealer().peek, &cards, up, all)
+    else {
+        panic!("no hint for hard 16 against a ten");
+    };
+    let values: serde_json::Map<String, serde_json::Value> = h
+        .values
+        .iter()
+        .map(|(a, v)| (a.word().to_string(), serde_json::json!(v)))
+        .collect();
+    serde_json::Value::Object(values).to_string()
 }
 
 fn run(cmd: &mut Command, what: &str) {
@@ -140,7 +188,8 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
         .env("FELT_URL", &url)
         .env("FELT_OUT", &out)
         .env("FELT_OPERATOR", "olga")
-        .env("FELT_OPERATOR_PASSWORD", operator_password);
+        .env("FELT_OPERATOR_PASSWORD", operator_password)
+        .env("FELT_HINT_EXPECT", hint_expected());
     if let Ok(f) = std::env::var("FELT_E2E_FILTER") {
         node.arg(f);
     }

@@ -136,29 +136,13 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
         .await
         .unwrap();
     assert_eq!(r.status(), 202);
-    let mut round = 0;
-    for _ in 0..20 {
-        c.send(r#"{"type":"sync"}"#).await;
-        let v = c.until(5, |v| v["type"] == "view").await;
-        round = v["round_id"].as_i64().unwrap();
-        c.send(&format!(
-            r#"{{"type":"bet","round":{round},"id":"b1","spots":[{{"spot":1,"main":"10.00"}}]}}"#
-        ))
-        .await;
-        let v = c
-            .until(5, |v| {
-                v["type"] == "error" || v["round"]["phase"] == "player-turns"
-            })
-            .await;
-        if v["type"] == "view" {
-            assert_eq!(
-                v["round"]["spots"][0]["hands"][0]["cards"],
-                json!(["Tc", "9h"])
-            );
-            assert_eq!(v["round"]["dealer"]["cards"], json!(["8s"]));
-            break;
-        }
-    }
+    let v = c.bet_until_dealt("10.00").await;
+    let round = v["round_id"].as_i64().unwrap();
+    assert_eq!(
+        v["round"]["spots"][0]["hands"][0]["cards"],
+        json!(["Tc", "9h"])
+    );
+    assert_eq!(v["round"]["dealer"]["cards"], json!(["8s"]));
     c.send(&format!(
         r#"{{"type":"act","round":{round},"spot":1,"hand":1,"decision":"stand","id":"a1"}}"#
     ))

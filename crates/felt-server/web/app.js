@@ -14,6 +14,7 @@ const app = { me: null, page: null };
 async function loadMe() {
   const r = await api('GET', '/api/me');
   app.me = r.ok ? r.data : null;
+  app.meAt = Date.now();
   drawNav();
   return app.me;
 }

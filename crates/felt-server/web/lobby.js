@@ -82,7 +82,8 @@ export class Lobby {
         h('h2', {}, t.game_name),
         h('p', { class: 'muted' }, `Table ${t.name}`),
         h('p', {}, `Bets ${show(t.limits.min)} to ${show(t.limits.max)}`),
-        h('p', {}, `${t.taken ?? 0} of ${t.seats} seats taken, ${free} free`),
+        // Players at the table now; a seat kept for an absent player is taken, not counted.
+        h('p', { class: 'seats-line' }, `${t.present ?? t.taken ?? 0} playing · ${free} of ${t.seats} seats free`),
         meters,
         // Which server deals a table is an operator's detail.
         this.app.me?.role === 'operator'

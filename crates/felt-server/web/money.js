@@ -38,10 +38,15 @@ export function chipFace(cents) {
   return plain(cents);
 }
 
+/** The usual casino chip values, in cents. */
+const USUAL = [50, 100, 200, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 500000];
+
 /**
- * Chip denominations for a table: the usual casino values that fit its limits (at
- * least the smallest minimum, at most the main bet's maximum, multiples of the
- * increment), at most six.
+ * Chip denominations for a table: at most six of the usual casino values that fit its
+ * limits (at least the smallest minimum, at most the main bet's maximum, multiples of
+ * the increment), spread from the smallest to the largest so that the minimum, a
+ * common bet and the maximum each take a few clicks (a 1.00 to 500.00 table gets
+ * 1, 5, 10, 50, 100, 500, not 1 to 50).
  */
 export function chipValues(limits) {
   const main = limits?.main || {};
@@ -50,8 +55,39 @@ export function chipValues(limits) {
   const low = mins.length ? Math.min(...mins) : 100;
   const high = toCents(main.max) || 50000;
   const step = toCents(main.increment) || 1;
-  const usual = [50, 100, 200, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 500000];
-  let fit = usual.filter((v) => v >= low && v <= high && v % Math.min(step, low) === 0);
-  if (!fit.length) fit = [low];
-  return fit.slice(0, 6);
+  const fit = USUAL.filter((v) => v >= low && v <= high && v % Math.min(step, low) === 0);
+  if (!fit.length) return [low];
+  if (fit.length <= 6) return fit;
+  // Six values spaced evenly on a log scale between the smallest and the largest.
+  const first = fit[0];
+  const last = fit[fit.length - 1];
+  const picked = new Set();
+  for (let i = 0; i < 6; i += 1) {
+    const target = Math.log(first) + (Math.log(last) - Math.log(first)) * (i / 5);
+    const free = fit.filter((v) => !picked.has(v));
+    free.sort((a, b) => Math.abs(Math.log(a) - target) - Math.abs(Math.log(b) - target));
+    picked.add(free[0]);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** A chip's colour class by its value (the casino's usual colours). */
+export function chipColor(cents) {
+  const colors = { 50: 'pink', 100: 'white', 200: 'yellow', 500: 'red', 1000: 'blue', 2500: 'green', 5000: 'orange', 10000: 'black', 25000: 'pink', 50000: 'purple', 100000: 'yellow', 500000: 'brown' };
+  return `chip-${colors[cents] || 'grey'}`;
+}
+
+/** An amount as the chips that make it, largest first (for a stack in a circle). */
+export function chipsOf(cents, values) {
+  const out = [];
+  let left = cents;
+  for (const v of [...values].sort((a, b) => b - a)) {
+    while (left >= v && out.length < 40) {
+      out.push(v);
+      left -= v;
+    }
+  }
+  // A remainder no chip makes (an odd amount): shown by the smallest chip.
+  if (left > 0 && values.length) out.push(Math.min(...values));
+  return out;
 }

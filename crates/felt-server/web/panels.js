@@ -3,9 +3,9 @@
 // games with every card, decision, wager and result), in one modal dialog.
 
 import { api, why } from './api.js';
-import { h, fill } from './dom.js';
+import { h, fill, when } from './dom.js';
 import { show, toCents, fmt } from './money.js';
-import { cardName } from './cards.js';
+import { cardName, cardEl, backEl } from './cards.js';
 
 let opener = null;
 
@@ -131,6 +131,40 @@ function eventLine(e, players, ended) {
   }
 }
 
+/** The cards of a recalled game as pictures: each place (the dealer, each hand) with
+ * the cards dealt to it in order, a face-down card as a back until it is turned. */
+function hands(events, players, ended) {
+  const places = new Map();
+  const place = (to) => {
+    const name = who(to, players, ended);
+    if (!places.has(name)) places.set(name, []);
+    return places.get(name);
+  };
+  for (const e of events || []) {
+    if (e.event === 'dealt' && !e.side_bet_only) {
+      // A face-down card is a back until the dealer turns it.
+      place(e.to).push(e.face_up === false ? null : e.card);
+    } else if (e.event === 'hole-card-turned') {
+      const d = place({ who: 'dealer' });
+      const down = d.indexOf(null);
+      if (down >= 0) d[down] = e.card;
+      else d.push(e.card);
+    }
+  }
+  const code = (c) => (typeof c === 'string' ? c : c && typeof c === 'object' ? cardCode(c) : null);
+  return [...places].map(([name, cards]) => h('div', { class: 'recall-hand' },
+    h('p', { class: 'recall-place' }, name),
+    h('div', { class: 'cards' }, cards.map((c) => (code(c) ? cardEl(code(c)) : backEl())))));
+}
+
+const RANK_CODES = { ace: 'A', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: 'T', jack: 'J', queen: 'Q', king: 'K' };
+
+/** A card as the books write it ({rank: "Queen", suit: "Diamonds"}) as "Qd". */
+function cardCode(c) {
+  const r = RANK_CODES[String(c.rank).toLowerCase()] ?? String(c.rank);
+  return `${r}${String(c.suit)[0].toLowerCase()}`;
+}
+
 /** The recall panel: the player's last 10 games. */
 export async function recallPanel() {
   open('Game recall', h('p', {}, 'Loading your last games...'));
@@ -148,8 +182,10 @@ export async function recallPanel() {
     const ended = g.status !== 'open';
     const lines = (g.events || []).map((e) => eventLine(e, g.players, ended)).filter(Boolean);
     const bal = g.balance_before != null && g.balance_after != null ? ` · balance ${show(g.balance_before)} to ${show(g.balance_after)}` : '';
+    const at = g.started_at ? ` · ${when(g.started_at)}` : '';
     return h('details', { class: 'recall', dataset: { round: g.round } },
-      h('summary', {}, `Round ${g.round} · ${g.game} · ${g.status}${bal}`),
+      h('summary', {}, `Round ${g.round} · ${g.game}${at} · ${g.status}${bal}`),
+      h('div', { class: 'recall-hands' }, hands(g.events, g.players, ended)),
       h('ol', { class: 'recall-lines' }, lines.map((l) => h('li', {}, l))));
   });
   open('Game recall', h('p', { class: 'muted' }, `Your last ${games.length} games, newest first.`), items);

@@ -6,8 +6,8 @@
 // Rebet) and the last round's results until the next deal.
 
 import { h, fill, announce, notice } from './dom.js';
-import { toCents, plain, fmt, show, chipValues, chipFace } from './money.js';
-import { cardEl, backEl, cardName, cardsText } from './cards.js';
+import { toCents, plain, fmt, show, chipValues, chipFace, chipColor } from './money.js';
+import { cardEl, backEl, cardsText } from './cards.js';
 import { api } from './api.js';
 import { rulesPanel, panelOpen } from './panels.js';
 import { Pacer } from './pacing.js';
@@ -15,6 +15,18 @@ import { settings, settingsControls } from './settings.js';
 import { play } from './sound.js';
 import { sentence, signed, badgeWord, doubled, bigMoment, celebrate } from './results.js';
 import { tableSentence } from './words.js';
+import { Layout, chipStack } from './betting.js';
+import { Session, limitsText } from './session.js';
+import { CardSpeech } from './speech.js';
+import { Feed, seatName, timerWords } from './feed.js';
+import { TopUp, shortOf } from './topup.js';
+import { Hints } from './hint.js';
+import { confirmLeave, guardLobbyLinks, inRound } from './leaving.js';
+
+/** Chips on the layout are sent as the bet this long before the betting window closes. */
+const AUTO_BET_MS = 1500;
+/** The warning before a timer runs out. */
+const WARN_MS = 5000;
 
 /** Keys of the decisions (a decision's word -> its key). */
 const KEYS = {
@@ -48,7 +60,11 @@ export class Table {
     this.ws = null;
     this.gone = false;
     this.retry = 0;
-    this.pending = {};
+    this.layout = new Layout();
+    // The round whose betting window the chips on the layout were laid in.
+    this.layoutRound = null;
+    this.session = new Session(name);
+    this.speech = new CardSpeech((text) => announce(text));
     this.sent = null;
     this.acted = new Set();
     this.seen = new Set();
@@ -72,6 +88,11 @@ export class Table {
     this.failedOpens = 0;
     this.pacer = new Pacer((v, final) => this.show(v, final), () => settings.pace());
     this.build();
+    this.roster = (id, seat) => this.playerOf(id, seat);
+    this.feed = new Feed(this.main.querySelector('#feed'));
+    this.topup = new TopUp(this.main.querySelector('#topup'), name, app);
+    this.hints = new Hints(this.main.querySelector('#hint-slot'), name);
+    this.unguard = guardLobbyLinks(() => this.mySeat() !== null, () => this.leave(true));
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.tick = setInterval(() => this.countdown(), 250);
@@ -85,8 +106,10 @@ export class Table {
     clearInterval(this.ping);
     clearTimeout(this.retryTimer);
     this.pacer.stop();
+    this.unguard();
     if (this.celebrating) this.celebrating();
     document.removeEventListener('keydown', this.onKey);
+    document.body.classList.remove('at-table');
     if (this.ws) this.ws.close();
     document.getElementById('banner').hidden = true;
   }
@@ -105,6 +128,7 @@ export class Table {
     if (t) {
       this.gameName = t.game_name;
       this.title.textContent = this.gameName;
+      this.printName.textContent = this.gameName;
       document.title = `${this.gameName}: felt`;
     }
     const r = await api('GET', `/api/tables/${encodeURIComponent(this.name)}/rules`);
@@ -126,37 +150,70 @@ export class Table {
 
   build() {
     this.title = h('h1', { id: 'table-title' }, this.name);
+    this.limits = h('span', { class: 'limits', id: 'limits' });
     this.meterBox = h('div', { class: 'meters', id: 'meters' });
+    this.clock = h('span', { id: 'session-clock', class: 'session-clock' });
+    this.net = h('span', { id: 'session-net', class: 'session-net' });
+    this.sessionLine = h('span', { class: 'session', id: 'session', hidden: true },
+      h('span', { class: 'muted' }, 'At the table '), this.clock, h('span', { class: 'muted' }, ' · Session '), this.net);
     this.status = h('p', { class: 'phase', id: 'phase' });
     this.shoeText = h('span', { id: 'shoe', class: 'shoe muted' });
     this.timerText = h('span', { id: 'countdown', class: 'countdown' });
     this.timerBar = h('progress', { id: 'countdown-bar', max: 100, value: 0, 'aria-hidden': 'true' });
+    this.timerBox = h('span', { class: 'timer', id: 'timer' }, this.timerText, this.timerBar);
     this.dealer = h('div', { class: 'dealer', id: 'dealer', role: 'group', 'aria-label': 'Dealer' });
     this.seats = h('div', { class: 'seats', id: 'seats' });
     this.controls = h('div', { class: 'controls', id: 'controls' });
     this.results = h('div', { class: 'results', id: 'results' });
     this.balance = h('strong', { id: 'balance' });
+    const settingsBox = settingsControls((what) => { if (what === 'sound') play('chip'); });
+    settingsBox.id = 'settings';
+    const toggle = h('button', {
+      type: 'button', class: 'btn small settings-toggle', id: 'settings-toggle', 'aria-expanded': 'false', 'aria-controls': 'settings',
+      onclick: () => {
+        const open = toggle.getAttribute('aria-expanded') !== 'true';
+        toggle.setAttribute('aria-expanded', String(open));
+        settingsBox.classList.toggle('open', open);
+      },
+      'aria-label': 'Sound and pace settings',
+    }, 'Sound');
     const head = h('div', { class: 'table-head' },
-      h('div', {}, this.title, h('p', { class: 'muted' }, `Table ${this.name}`)),
+      h('div', { class: 'title-box' }, this.title, h('p', { class: 'head-sub' }, this.limits, this.sessionLine)),
       this.meterBox,
-      h('div', { class: 'row' },
-        settingsControls((what) => { if (what === 'sound') play('chip'); }),
-        h('button', { type: 'button', class: 'btn', id: 'open-rules', onclick: () => rulesPanel(this.name) }, 'Rules'),
-        h('button', { type: 'button', class: 'btn', id: 'leave', onclick: () => this.leave() }, 'Leave table')));
+      h('div', { class: 'row head-tools' },
+        toggle, settingsBox,
+        h('button', { type: 'button', class: 'btn small', id: 'open-rules', onclick: () => rulesPanel(this.name) }, 'Rules'),
+        h('button', { type: 'button', class: 'btn small', id: 'leave', 'aria-label': 'Leave table', onclick: () => this.leave() },
+          'Leave', h('span', { class: 'wide-only' }, ' table'))));
+    // The dock at the bottom: the status and countdown, the balance, the chip tray or
+    // the decisions, and places kept for a feed line of the others' play (#feed), an
+    // offer of play money (#topup) and a strategy hint (#hint-slot).
+    this.dock = h('div', { class: 'dock', id: 'dock', tabindex: '-1', role: 'region', 'aria-label': 'Your bets and decisions' },
+      h('div', { class: 'status-line' }, this.status,
+        h('p', { class: 'balance-line' }, h('span', { class: 'muted' }, 'Balance '), this.balance),
+        this.shoeText, this.timerBox),
+      h('div', { class: 'feed', id: 'feed', hidden: true }),
+      h('div', { class: 'topup', id: 'topup', hidden: true }),
+      h('div', { class: 'action-bar', id: 'action-bar' },
+        this.controls,
+        h('div', { class: 'hint-slot', id: 'hint-slot' })),
+      h('p', { class: 'keys muted', id: 'keys' },
+        'Keys: H hit, S stand, D double, P split, R surrender, I insurance, E even money, N no; ',
+        'betting: 1 to 6 chip, U undo, D double, R rebet, C clear, B place.'));
     fill(this.main,
       h('section', { class: 'table-page', 'aria-labelledby': 'table-title' },
         head,
         this.felt = h('div', { class: 'felt' },
-          h('div', { class: 'status-line' }, this.status, this.shoeText, h('span', { class: 'timer' }, this.timerText, this.timerBar)),
+          // The felt's print: the game's name and its limits, as a casino's layout.
+          h('div', { class: 'felt-print', 'aria-hidden': 'true' },
+            this.printName = h('p', { class: 'print-name' }, this.name),
+            this.printLimits = h('p', { class: 'print-limits' })),
           this.dealer,
-          this.seats),
-        h('p', { class: 'balance-line' }, 'Balance ', this.balance),
-        this.controls,
-        h('section', { class: 'results-box', 'aria-labelledby': 'results-title' },
-          h('h2', { id: 'results-title' }, 'Results'), this.results),
-        h('p', { class: 'keys muted' },
-          'Keys: H hit, S stand, D double, P split, R surrender (rebet while betting), I insurance, E even money, N no; ',
-          '1 to 6 choose a chip, B place bets, C clear.')));
+          this.seats,
+          h('section', { class: 'results-box', 'aria-labelledby': 'results-title', tabindex: '0' },
+            h('h2', { id: 'results-title', class: 'sr-only' }, 'Results'), this.results)),
+        this.dock));
+    document.body.classList.add('at-table');
   }
 
   // ---- the socket -------------------------------------------------------------
@@ -320,6 +377,7 @@ export class Table {
     }
     // Each view is the server's word on what is asked now.
     this.acted.clear();
+    this.feed.note(v, this.mySeat(), this.roster);
     if (this.waiting && !(v.you?.decisions || []).some((d) => d.offer && d.answered)) {
       this.waiting = false;
       notice('');
@@ -329,7 +387,13 @@ export class Table {
     this.render();
     const turn = (v.you?.decisions || []).filter((d) => !d.answered).map((d) => `${d.spot}-${d.hand}`).join();
     const was = (before?.you?.decisions || []).filter((d) => !d.answered).map((d) => `${d.spot}-${d.hand}`).join();
-    if (turn && turn !== was) play('turn');
+    if (turn && turn !== was) {
+      play('turn');
+      // Told in words, and the focus goes to the action bar.
+      for (const g of this.controls.querySelectorAll('.decisions')) announce(g.dataset.say);
+      const t = document.activeElement;
+      if (!t || !['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName)) this.focusDock();
+    }
     if (moment) this.celebrate(moment);
     else if (this.wonNow) play('win');
     this.wonNow = false;
@@ -363,6 +427,7 @@ export class Table {
     const v = this.view;
     if (!v) return;
     const focusKey = document.activeElement?.dataset?.key;
+    const hadFocus = this.main.contains(document.activeElement) && document.activeElement !== this.main;
     const round = v.round;
     if (round?.number !== this.seenRound) {
       this.seen = new Set();
@@ -376,24 +441,65 @@ export class Table {
         localStorage.setItem(`felt.last.${this.name}`, JSON.stringify(this.lastBets));
       }
       this.sent = null;
-      this.pending = {};
+      this.layout.reset();
     }
+    this.windowClosed(v);
+    // The session runs while the player holds a seat here.
+    if (this.mySeat() !== null) this.session.start(Date.now());
+    else if (this.session.since !== null) this.session.end();
     if (!this.celebrating) this.drawMeters(v.meters || []);
     this.drawTimer(v.timer);
     this.drawStatus(v);
     this.drawDealer(round);
     this.drawSeats(v);
     this.drawControls(v);
+    this.topup.draw(v);
+    this.hints.draw(v);
     this.drawResults(v);
+    this.drawSession(v);
     const bal = v.you?.balance;
     this.balance.textContent = bal ? show(bal) : '';
     this.balance.dataset.value = bal || '';
     if (bal) this.app.setBalance(bal);
-    this.announceCards(v);
+    if (v.in_play) this.speech.tell(v, this.mySeat());
     if (focusKey) {
       const again = this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
       if (again && !again.disabled) again.focus({ preventScroll: true });
     }
+    // The control that had the focus is gone (a seat taken, an answer sent): the focus
+    // goes to the action bar, never to the page's body.
+    if (hadFocus && (!document.activeElement || document.activeElement === document.body)) this.focusDock();
+  }
+
+  /** The focus to the first control of the action bar (or the dock itself). */
+  focusDock() {
+    const first = this.controls.querySelector('.decision:not([disabled]), .chip:not([disabled]), button:not([disabled])');
+    (first || this.dock).focus({ preventScroll: true });
+  }
+
+  /**
+   * Chips left on the layout when the betting window closed without them (the page
+   * sends them before it closes; a page asleep may miss it): cleared, and said.
+   */
+  windowClosed(v) {
+    if (this.layout.empty() || this.sent) return;
+    if (this.betting() && v.round_id === this.layoutRound) return;
+    this.layout.reset();
+    notice('The betting closed before your chips were placed: they were not bet, and the layout is cleared.', 'error');
+  }
+
+  /** The table's limits, the time at the table and the session's net. */
+  drawSession(v) {
+    this.limits.textContent = limitsText(v.limits, (id) => this.sideName(id));
+    this.printName.textContent = this.gameName;
+    this.printLimits.textContent = this.limits.textContent;
+    const seated = this.mySeat() !== null;
+    this.sessionLine.hidden = !seated;
+    if (!seated) return;
+    this.net.textContent = this.session.netText();
+    this.net.className = `session-net ${this.session.net > 0 ? 'won' : this.session.net < 0 ? 'lost' : ''}`;
+    this.net.dataset.value = plain(this.session.net);
+    this.clock.textContent = this.session.clock(Date.now());
   }
 
   /** A card new on the felt slides in (the pacer lands one at a time). */
@@ -465,19 +571,44 @@ export class Table {
   }
 
   countdown() {
+    if (this.session.since !== null) this.clock.textContent = this.session.clock(Date.now());
     if (!this.deadline) {
       this.timerText.textContent = '';
       this.timerBar.hidden = true;
+      this.timerBox.classList.remove('low');
       return;
     }
     const left = Math.max(0, this.deadline - performance.now());
     const s = Math.ceil(left / 1000);
-    const what = {
-      betting: 'Bets close in', offer: 'Answer in', decision: 'Decide in', 'next-round': 'Next round in',
-    }[this.timerFor] || 'Time left';
+    const what = timerWords(this.view, this.timerFor, Boolean(this.timerMine()), this.roster);
     this.timerText.textContent = `${what} ${s} s`;
     this.timerBar.hidden = false;
     this.timerBar.value = Math.round((left / this.timerTotal) * 100);
+    const mine = this.timerMine();
+    this.timerBox.classList.toggle('low', Boolean(mine) && left <= WARN_MS);
+    // A warning at 5 s left on a timer that waits for this player (once per timer).
+    if (mine && left <= WARN_MS && left > 0 && this.warned !== mine) {
+      this.warned = mine;
+      announce(`${Math.min(5, s)} seconds left to ${{ betting: 'place your bets', offer: 'answer', decision: 'decide' }[this.timerFor]}.`);
+    }
+    // Chips left on the layout are bet as the window closes.
+    if (this.timerFor === 'betting' && left <= AUTO_BET_MS && this.betting() && !this.layout.empty()
+      && this.autoBet !== this.view.round_id) {
+      this.autoBet = this.view.round_id;
+      this.placeBets(true);
+    }
+  }
+
+  /** The timer running, if it waits for this player: a key naming it, else null. */
+  timerMine() {
+    const v = this.view;
+    if (!v) return null;
+    if (this.timerFor === 'betting') return this.betting() ? `${v.round_id}:betting` : null;
+    if (this.timerFor === 'offer' || this.timerFor === 'decision') {
+      const open = (v.you?.decisions || []).filter((d) => !d.answered && !this.acted.has(`${d.spot}-${d.hand}`));
+      return open.length ? `${v.round_id}:${this.timerFor}:${open.map((d) => `${d.spot}-${d.hand}`).join()}` : null;
+    }
+    return null;
   }
 
   drawStatus(v) {
@@ -488,10 +619,11 @@ export class Table {
     else if (!me) text = 'Take a seat to play.';
     else if (v.pacing) text = ['dealer', 'settlement', 'done'].includes(r?.phase) ? "Dealer's turn." : 'Dealing.';
     else if (!v.in_play) text = 'Round over.';
+    else if (r?.phase === 'betting' && shortOf(v)) text = 'Balance below the minimum bet.';
     else if (r?.phase === 'betting') text = v.you?.may_bet ? 'Place your bets.' : 'Waiting for the other bets.';
     else if (v.you?.decisions?.some((d) => d.offer && !d.answered)) text = 'Insurance?';
     else if (v.you?.decisions?.length) text = 'Your turn.';
-    else if (r?.turn?.seat) text = `Seat ${r.turn.seat} decides.`;
+    else if (r?.turn?.seat) text = `${seatName(v, r.turn.seat, this.roster)} decides.`;
     else if (r?.phase === 'dealer') text = "Dealer's turn.";
     else text = r?.phase ? `${r.phase.replace(/-/g, ' ')}.` : '';
     this.status.textContent = text;
@@ -567,7 +699,7 @@ export class Table {
         if (me === null && !v.closed) {
           body.push(h('button', { type: 'button', class: 'btn small', dataset: { key: `sit-${s.seat}` }, onclick: () => this.send({ type: 'sit', seat: s.seat }), 'aria-label': `Sit at seat ${s.seat}` }, 'Sit here'));
         } else {
-          body.push(h('p', { class: 'muted' }, 'Free'));
+          body.push(h('p', { class: 'muted free-word' }, 'Free'));
         }
       } else if (s.connected === false) {
         body.push(h('p', { class: 'muted away' }, 'away'));
@@ -588,7 +720,11 @@ export class Table {
       }
       return h('section', { class: `seat${mine ? ' mine' : ''}${s.player ? '' : ' free'}`, dataset: { seat: s.seat }, 'aria-label': label }, head, body);
     });
-    fill(this.seats, boxes);
+    // The player's own seat large across the felt; the others in a compact row above.
+    const mineBox = boxes.find((b) => b.classList.contains('mine'));
+    fill(this.seats,
+      h('div', { class: 'others', id: 'others' }, boxes.filter((b) => b !== mineBox)),
+      mineBox ? h('div', { class: 'my-seat', id: 'my-seat' }, mineBox) : null);
   }
 
   /** A wager's circle: its name, its stake, and once settled what it paid or lost. */
@@ -599,7 +735,8 @@ export class Table {
       class: `circle ${kind}${net > 0 ? ' paid' : net < 0 ? ' taken' : ''}`,
       dataset: { wager, amount },
       'aria-label': `${name} ${show(amount)}${net === undefined ? '' : `, ${signed(net)}`}`,
-    }, h('span', { class: 'circle-name' }, name), h('span', { class: 'circle-amount' }, show(amount)), paid);
+    }, toCents(amount) > 0 ? chipStack(toCents(amount), chipValues(this.view?.limits)) : null,
+    h('span', { class: 'circle-name' }, name), h('span', { class: 'circle-amount' }, show(amount)), paid);
   }
 
   /** A spot as the round has it: its wagers, its hands with cards, their results. */
@@ -655,104 +792,129 @@ export class Table {
       h('div', { class: 'hands' }, hands));
   }
 
-  /** My spots while betting: circles to click chips onto. */
+  /** My spots while betting: circles to click chips onto, each with its stack. */
   betSpots(v) {
     const n = v.limits?.spots || 1;
     const sides = v.limits?.side_bets || [];
+    const values = chipValues(v.limits);
     const out = [];
     for (let spot = 1; spot <= n; spot += 1) {
-      const p = this.pending[spot] || { main: 0, side: {} };
-      const circle = (wager, name, cents) =>
-        h('button', {
+      const circle = (wager, name) => {
+        const cents = this.layout.on(spot, wager);
+        return h('button', {
           type: 'button',
           class: `circle ${wager === 'main' ? 'main' : 'side'} bet${cents ? ' has' : ''}`,
           dataset: { key: `bet-${spot}-${wager}`, spot, wager, amount: plain(cents), min: this.limitOf(wager)?.min ?? '' },
           'aria-label': `Spot ${spot}, ${name}: ${fmt(cents)}. Add a ${fmt(this.chip ?? 0)} chip`,
           onclick: () => this.addChip(spot, wager),
         },
+        cents ? chipStack(cents, values) : null,
         h('span', { class: 'circle-name' }, wager === 'main' ? 'Main' : name),
         h('span', { class: 'circle-amount' }, cents ? fmt(cents) : ''));
+      };
       out.push(h('div', { class: 'spot betting', dataset: { spot } },
         h('p', { class: 'spot-name' }, `Spot ${spot}`),
         h('div', { class: 'circles' },
-          circle('main', 'main bet', p.main),
-          sides.map((s) => circle(s.id, this.sideName(s.id), p.side[s.id] || 0)))));
+          circle('main', 'main bet'),
+          sides.map((s) => circle(s.id, this.sideName(s.id))))));
     }
     return out;
   }
 
-  pendingTotal() {
-    let t = 0;
-    for (const p of Object.values(this.pending)) {
-      t += p.main;
-      for (const c of Object.values(p.side)) t += c;
-    }
-    return t;
+  balanceCents() {
+    return toCents(this.view?.you?.balance) ?? 0;
+  }
+
+  maxOf(wager) {
+    return toCents(this.limitOf(wager)?.max) ?? Infinity;
   }
 
   addChip(spot, wager) {
     if (!this.betting() || !this.chip) return;
-    const lim = this.limitOf(wager);
-    const max = toCents(lim?.max) ?? Infinity;
-    const p = this.pending[spot] || { main: 0, side: {} };
-    const now = wager === 'main' ? p.main : p.side[wager] || 0;
-    const next = Math.min(now + this.chip, max);
-    const bal = toCents(this.view?.you?.balance) ?? 0;
-    if (this.pendingTotal() - now + next > bal) {
-      notice('That is more than your balance.', 'error');
+    const why = this.layout.add(spot, wager, this.chip, this.maxOf(wager), this.balanceCents());
+    if (why === 'balance') {
+      notice(`Your balance (${show(this.view.you.balance)}) does not cover another ${fmt(this.chip)}: choose a smaller chip.`, 'error');
       return;
     }
-    if (wager === 'main') p.main = next;
-    else p.side[wager] = next;
-    this.pending[spot] = p;
+    if (why === 'max') {
+      notice(`The most on ${wager === 'main' ? 'the main bet' : this.sideName(wager)} is ${show(this.limitOf(wager)?.max)}.`, 'error');
+      return;
+    }
+    this.layoutRound = this.view.round_id;
+    notice('');
+    play('chip');
+    this.render();
+  }
+
+  undoChip() {
+    if (!this.betting() || !this.layout.undo()) return;
+    notice('');
+    this.render();
+  }
+
+  doubleBets() {
+    if (!this.betting()) return;
+    const why = this.layout.double((w) => this.maxOf(w), this.balanceCents());
+    if (why === 'balance') {
+      notice(`Your balance (${show(this.view.you.balance)}) does not cover ${fmt(this.layout.total() * 2)}: the bets stay as they are.`, 'error');
+      return;
+    }
+    if (why) return;
     notice('');
     play('chip');
     this.render();
   }
 
   clearBets() {
-    this.pending = {};
+    this.layout.clear();
     this.render();
   }
 
   rebet() {
     if (!this.betting() || !this.lastBets) return;
-    this.pending = {};
-    for (const s of this.lastBets) {
-      const side = {};
-      for (const [id, a] of Object.entries(s.side || {})) side[id] = toCents(a) ?? 0;
-      this.pending[s.spot] = { main: toCents(s.main) ?? 0, side };
+    const { asked, laid } = this.layout.rebet(this.lastBets, this.balanceCents(), (w) => this.limitOf(w));
+    this.layoutRound = this.view.round_id;
+    if (laid < asked) {
+      notice(laid
+        ? `Your balance (${show(this.view.you.balance)}) does not cover your last bets (${fmt(asked)}): ${fmt(laid)} is laid instead. Place it, or change it.`
+        : `Your balance (${show(this.view.you.balance)}) does not cover your last bets (${fmt(asked)}) nor the minimum bet: nothing is laid.`, 'error');
+    } else {
+      notice('');
     }
     this.render();
   }
 
-  placeBets() {
+  /** Sends the chips on the layout as the round's bet (`auto`: the window is closing). */
+  placeBets(auto = false) {
     if (!this.betting()) return;
-    const spots = [];
-    for (const [spot, p] of Object.entries(this.pending)) {
-      const side = {};
-      for (const [id, c] of Object.entries(p.side)) if (c > 0) side[id] = plain(c);
-      if (p.main === 0 && Object.keys(side).length) {
-        notice(`Spot ${spot}: a side bet needs a main bet on its spot.`, 'error');
-        return;
+    const m = this.layout.message(toCents(this.view.limits?.main?.min) ?? 0);
+    if (m.error) {
+      if (auto) {
+        this.layout.reset();
+        notice(`The betting closed and your chips were not bet: ${m.error.replace(/^./, (c) => c.toLowerCase())} The layout is cleared.`, 'error');
+        announce('The betting closed: your chips were not bet.');
+        this.render();
+      } else {
+        notice(m.error, 'error');
       }
-      if (p.main > 0) spots.push({ spot: Number(spot), main: plain(p.main), side });
-    }
-    if (!spots.length) {
-      notice('Click a chip onto a betting circle first.', 'error');
       return;
     }
-    const min = toCents(this.view.limits?.main?.min) ?? 0;
-    const low = spots.find((s) => toCents(s.main) < min);
-    if (low) {
-      notice(`Spot ${low.spot}: the minimum main bet is ${show(this.view.limits.main.min)}.`, 'error');
-      return;
-    }
+    const spots = m.spots.map((x) => {
+      const side = {};
+      for (const [id, c] of Object.entries(x.side)) side[id] = plain(c);
+      return { spot: x.spot, main: plain(x.main), side };
+    });
     const round = this.view.round_id;
     const msg = { type: 'bet', round, id: `b-${round}-${Date.now() % 1e9}`, spots };
     if (this.send(msg)) {
       this.sent = msg;
-      notice('');
+      if (auto) {
+        const text = `The betting closes: your chips on the layout (${fmt(this.layout.total())}) are bet.`;
+        notice(text);
+        announce(text);
+      } else {
+        notice('');
+      }
       this.render();
     }
   }
@@ -779,24 +941,31 @@ export class Table {
     }
     if (this.betting()) {
       const values = chipValues(v.limits);
-      if (!values.includes(this.chip)) {
+      const total = this.layout.total();
+      // A chip the balance cannot cover (with the chips already laid) is greyed out.
+      const free = this.balanceCents() - total;
+      const affordable = values.filter((c) => c <= free);
+      if (!values.includes(this.chip) || (this.chip > free && affordable.length)) {
         const min = toCents(v.limits?.main?.min) ?? values[0];
-        this.chip = values.find((x) => x >= min) ?? values[0];
+        this.chip = affordable.filter((x) => x <= Math.max(min, affordable[0] ?? 0)).pop() ?? affordable[0] ?? values[0];
       }
       parts.push(h('div', { class: 'chips', role: 'group', 'aria-label': 'Chips' },
         values.map((c, i) => h('button', {
           type: 'button',
-          class: `chip chip-${i}`,
+          class: `chip ${chipColor(c)}`,
           'aria-pressed': String(c === this.chip),
-          'aria-label': `Chip ${fmt(c)} (key ${i + 1})`,
+          'aria-label': `Chip ${fmt(c)}${c > free ? ', more than your balance' : ''} (key ${i + 1})`,
+          disabled: c > free,
           dataset: { key: `chip-${c}`, chip: plain(c) },
           onclick: () => { this.chip = c; this.render(); },
         }, chipFace(c)))));
-      const total = this.pendingTotal();
+      const kbd = (k) => h('kbd', {}, k);
       parts.push(h('div', { class: 'row bet-actions' },
-        h('button', { type: 'button', class: 'btn', id: 'rebet', dataset: { key: 'rebet' }, disabled: !this.lastBets, onclick: () => this.rebet() }, 'Rebet (R)'),
-        h('button', { type: 'button', class: 'btn', id: 'clear', dataset: { key: 'clear' }, disabled: total === 0, onclick: () => this.clearBets() }, 'Clear (C)'),
-        h('button', { type: 'button', class: 'btn primary', id: 'place-bets', dataset: { key: 'place' }, disabled: total === 0, onclick: () => this.placeBets() }, `Place bets ${fmt(total)} (B)`)));
+        h('button', { type: 'button', class: 'btn', id: 'undo', dataset: { key: 'undo' }, disabled: !this.layout.history.length, onclick: () => this.undoChip() }, 'Undo', kbd('U')),
+        h('button', { type: 'button', class: 'btn', id: 'double-bet', dataset: { key: 'double-bet' }, disabled: total === 0 || total * 2 > this.balanceCents(), onclick: () => this.doubleBets() }, 'Double', kbd('D')),
+        h('button', { type: 'button', class: 'btn', id: 'rebet', dataset: { key: 'rebet' }, disabled: !this.lastBets, onclick: () => this.rebet() }, 'Rebet', kbd('R')),
+        h('button', { type: 'button', class: 'btn', id: 'clear', dataset: { key: 'clear' }, disabled: total === 0, onclick: () => this.clearBets() }, 'Clear', kbd('C')),
+        h('button', { type: 'button', class: 'btn primary', id: 'place-bets', dataset: { key: 'place' }, disabled: total === 0, onclick: () => this.placeBets() }, `Place bets ${fmt(total)}`, kbd('B'))));
     }
     for (const d of v.you?.decisions || []) {
       if (d.answered || this.acted.has(`${d.spot}-${d.hand}`)) continue;
@@ -836,9 +1005,15 @@ export class Table {
         }
       }
       const what = d.offer
-        ? `Spot ${d.spot}: the dealer shows an ace.`
+        ? `Spot ${d.spot}:`
         : `Spot ${d.spot}${(sp?.hands?.length || 0) > 1 ? `, hand ${d.hand}` : ''}: ${hd ? `${hd.soft ? 'soft ' : ''}${hd.total}` : ''}`;
-      parts.push(h('div', { class: 'decisions', role: 'group', 'aria-label': what, dataset: { spot: d.spot, hand: d.hand } },
+      // What a screen reader is told when this is asked: the question and the choices.
+      const choices = buttons.filter((b) => b.dataset?.decision).map((b) => b.firstChild.textContent);
+      const offer = (d.choices || []).some((c) => c.decision === 'even-money') ? 'Even money?' : 'Insurance?';
+      const say = d.offer
+        ? `${offer} The dealer shows an ace. Spot ${d.spot}: ${choices.join(', or ')}.`
+        : `Your turn. ${what} against the dealer's ${v.round?.dealer?.total ?? ''}: ${choices.join(', ')}.`;
+      parts.push(h('div', { class: 'decisions', role: 'group', 'aria-label': what, dataset: { spot: d.spot, hand: d.hand, say } },
         h('p', { class: 'decision-what' }, what), buttons));
     }
     fill(this.controls, parts);
@@ -895,6 +1070,7 @@ export class Table {
     const key = `${res.id}`;
     if (res.done && mine.length && !this.announced.has(key)) {
       this.announced.add(key);
+      this.session.settle(res.id, won - lost);
       this.wonNow = won > 0;
       announce(`${mine.map(words).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
     }
@@ -929,32 +1105,17 @@ export class Table {
     });
   }
 
-  /** Says the cards new to the player's own hands and the dealer's. */
-  announceCards(v) {
-    const said = this.said || (this.said = new Set());
-    const me = this.mySeat();
-    const d = v.round?.dealer;
-    (d?.cards || []).forEach((c, i) => {
-      const k = `${v.round_id}-d-${i}-${c}`;
-      if (!said.has(k)) {
-        said.add(k);
-        announce(`Dealer: ${cardName(c)}${i > 0 ? `, total ${d.total}` : ''}.`);
-      }
-    });
-    for (const sp of (v.round?.spots || []).filter((s) => s.seat === me)) {
-      for (const hd of sp.hands || []) {
-        const k = `${v.round_id}-${sp.spot}-${hd.hand}-${(hd.cards || []).join('')}`;
-        if (!said.has(k) && hd.cards?.length) {
-          said.add(k);
-          announce(`Your spot ${sp.spot}${sp.hands.length > 1 ? ` hand ${hd.hand}` : ''}: ${cardsText(hd.cards)}, total ${hd.total}.`);
-        }
-      }
+  /** Leaves the seat and goes to the lobby, asking first during a round (or, from the
+   * top bar's Lobby link, `always`). */
+  async leave(always = false) {
+    if (this.mySeat() !== null && (always || inRound(this.view))) {
+      const question = inRound(this.view)
+        ? 'Leave the table during the round? Your hands still in play stand at once.'
+        : `Leave your seat at ${this.gameName}?`;
+      if (!(await confirmLeave(question, 'Leave the seat', 'Stay'))) return;
     }
-    if (said.size > 500) this.said = new Set();
-  }
-
-  leave() {
     if (this.mySeat() !== null) this.send({ type: 'leave' });
+    this.session.end();
     location.hash = '#/lobby';
   }
 
@@ -973,10 +1134,17 @@ export class Table {
         this.chip = values[Number(k) - 1];
         this.render();
       } else if (k === 'R') this.rebet();
+      else if (k === 'U') this.undoChip();
+      else if (k === 'D') this.doubleBets();
       else if (k === 'C') this.clearBets();
       else if (k === 'B') this.placeBets();
       else return;
       e.preventDefault();
+      return;
+    }
+    if (k === '?' && Hints.question(v)) {
+      e.preventDefault();
+      this.main.querySelector('#hint-button')?.click();
       return;
     }
     const word = Object.keys(KEYS).find((w) => KEYS[w] === k);

@@ -49,6 +49,10 @@ pub struct SeatedPlayer {
     pub seat: u8,
     /// The player's name.
     pub player: String,
+    /// The player holds the seat without a connection to the table (kept until the
+    /// table's absence rule frees it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub away: bool,
 }
 
 /// The text a status is kept as in the books.

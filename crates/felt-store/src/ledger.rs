@@ -120,3 +120,16 @@ pub(crate) fn movement_records(rows: Vec<PostingRow>) -> Result<Vec<MovementReco
     }
     Ok(out)
 }
+
+/// The filter (on `entries e`, for the engines' `movements`) of a player's newest
+/// deposit outside any round with a given memo; `memo` and `player` are the
+/// engine's placeholders of the two parameters.
+pub(crate) fn last_deposit_filter(memo: &str, player: &str) -> String {
+    format!(
+        "e.id = (SELECT MAX(e2.id) FROM entries e2 \
+         JOIN postings p2 ON p2.entry_id = e2.id \
+         JOIN accounts a2 ON a2.id = p2.account_id \
+         WHERE e2.kind = 'deposit' AND e2.round_id IS NULL AND e2.memo = {memo} \
+         AND a2.kind = 'player' AND a2.name = {player})"
+    )
+}

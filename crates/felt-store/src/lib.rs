@@ -280,6 +280,11 @@ pub trait Store {
         before: Option<RoundId>,
     ) -> Result<Vec<RoundRecord>>;
 
+    /// The newest deposit into `player`'s wallet outside any round whose memo is
+    /// `memo` (e.g. a play-money top-up), if any: what a rule such as "once an hour"
+    /// is checked against.
+    fn last_deposit(&self, player: &str, memo: &str) -> Result<Option<MovementRecord>>;
+
     /// Makes a login (its name canonical and not yet taken, by a login or a wallet) and
     /// deposits its starting balance, in one transaction.
     fn create_login(&mut self, new: &NewLogin<'_>) -> Result<()>;

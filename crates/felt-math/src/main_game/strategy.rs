@@ -291,15 +291,22 @@ pub struct BasicStrategy {
     pub(crate) post_split: Vec<PostSplitDifference>,
 }
 
+impl Action {
+    /// The action as a word: `stand`, `hit`, `double`, `split`, `surrender`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Stand => "stand",
+            Action::Hit => "hit",
+            Action::Double => "double",
+            Action::Split => "split",
+            Action::Surrender => "surrender",
+        }
+    }
+}
+
 /// Short name of an action for the charts.
 fn action_word(a: Action) -> &'static str {
-    match a {
-        Action::Stand => "stand",
-        Action::Hit => "hit",
-        Action::Double => "double",
-        Action::Split => "split",
-        Action::Surrender => "surrender",
-    }
+    a.word()
 }
 
 /// Up card label for the charts (`A` for the ace, `T` for ten-valued).

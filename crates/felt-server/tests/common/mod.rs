@@ -288,6 +288,45 @@ impl Client {
     }
 }
 
+impl Client {
+    /// Bets `main` on spot 1 in each betting window until a round is dealt (a stacked
+    /// shoe sets a window up again, so an early bet may be refused): the first view
+    /// with the player's turn, or at least the player turns.
+    pub async fn bet_until_dealt(&mut self, main: &str) -> Value {
+        for _ in 0..20 {
+            self.send(r#"{"type":"sync"}"#).await;
+            let v = self.until(5, |v| v["type"] == "view").await;
+            let round = v["round_id"].as_i64().unwrap();
+            self.send(&format!(
+                r#"{{"type":"bet","round":{round},"id":"b1","spots":[{{"spot":1,"main":"{main}"}}]}}"#
+            ))
+            .await;
+            let v = self
+                .until(5, |v| {
+                    v["type"] == "error" || v["round"]["phase"] == "player-turns"
+                })
+                .await;
+            if v["type"] == "view" {
+                return v;
+            }
+        }
+        panic!("no round was dealt in 20 betting windows");
+    }
+}
+
+/// `GET url` with a session cookie (none: `""`), as JSON.
+pub async fn get_json(url: &str, cookie: &str) -> Value {
+    reqwest::Client::new()
+        .get(url)
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// The books are sound and every round replays identical to its log; the rounds.
 pub fn books_replay(store: &felt_store::SqliteStore) -> Vec<felt_store::RoundRecord> {
     use felt_store::Store;

@@ -958,6 +958,18 @@ impl Store for PgStore {
         })
     }
 
+    fn last_deposit(&self, player: &str, memo: &str) -> Result<Option<crate::MovementRecord>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| {
+            let found = read::movements(
+                c,
+                &crate::ledger::last_deposit_filter("$1", "$2"),
+                &[&memo, &name.as_ref()],
+            )?;
+            Ok(found.into_iter().next())
+        })
+    }
+
     fn create_login(&mut self, new: &NewLogin<'_>) -> Result<()> {
         validate_name("player", new.name)?;
         let deposit = (new.starting_balance > Money::ZERO).then(|| {

@@ -56,6 +56,26 @@ pub fn deposits_withdrawals_and_refusals(s: &mut Books) {
     assert_sound(s);
 }
 
+pub fn the_last_deposit_with_a_memo_is_the_newest_of_that_player(s: &mut Books) {
+    assert_eq!(s.last_deposit("alice", "top-up").unwrap(), None);
+    s.deposit("alice", c(10_00)).unwrap();
+    let top_up = |to: &str, cents| {
+        Movement::new(Account::Cashier, Account::player(to), c(cents), K::Deposit)
+            .with_memo("top-up")
+    };
+    s.post(&[top_up("alice", 1_00)]).unwrap();
+    let newest = s.post(&[top_up("alice", 2_00)]).unwrap()[0];
+    s.post(&[top_up("bob", 3_00)]).unwrap();
+    s.deposit("alice", c(4_00)).unwrap();
+    let last = s.last_deposit("alice", "top-up").unwrap().unwrap();
+    assert_eq!(last.entry_id, newest);
+    assert_eq!(last.movement.amount, c(2_00));
+    assert_eq!(last.movement.to, Account::player("alice"));
+    assert!(last.at.ends_with('Z'), "{}", last.at);
+    assert_eq!(s.last_deposit("alice", "other").unwrap(), None);
+    assert_sound(s);
+}
+
 pub fn a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works(
     s: &mut Books,
 ) {

@@ -145,6 +145,7 @@ fn status(players: &[(u8, &str)], closed: bool) -> TableStatus {
             .map(|(seat, p)| SeatedPlayer {
                 seat: *seat,
                 player: p.to_string(),
+                away: false,
             })
             .collect(),
         closed,

@@ -157,6 +157,7 @@ macro_rules! conformance {
 
 conformance! {
     books::deposits_withdrawals_and_refusals,
+    books::the_last_deposit_with_a_memo_is_the_newest_of_that_player,
     books::a_deposit_above_the_engines_balance_limit_is_refused_and_the_next_session_works,
     books::a_step_that_fails_halfway_leaves_nothing,
     books::round_lifecycle_journal_and_shoe,

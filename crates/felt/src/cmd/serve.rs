@@ -40,6 +40,13 @@ pub struct Args {
     /// A new account's play money.
     #[arg(long, default_value = "1000.00")]
     pub starting_balance: Money,
+    /// The play money a player may add when their balance cannot cover a table's
+    /// minimum bet (a deposit in the books; 0: no top-ups).
+    #[arg(long, default_value = "1000.00")]
+    pub top_up: Money,
+    /// The least time between two top-ups of one player, in seconds.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub top_up_every_secs: u64,
     /// Seconds the rounds in play get to finish when the server stops (SIGTERM,
     /// Ctrl-C); a round still open after it is parked and resumes at the next start.
     #[arg(long, default_value_t = 30)]
@@ -97,6 +104,12 @@ pub fn run(a: &Args) -> Result<()> {
         a.starting_balance,
         felt_core::round::MAX_BALANCE
     );
+    anyhow::ensure!(
+        a.top_up >= Money::ZERO && a.top_up <= felt_core::round::MAX_BALANCE,
+        "--top-up {}: 0 to {}",
+        a.top_up,
+        felt_core::round::MAX_BALANCE
+    );
     let at = felt_store::resolve_books(a.db.as_deref())?;
     let books = felt_server::books::setup(&at)?;
     let url = a.public_url.clone().unwrap_or_else(|| {
@@ -123,6 +136,10 @@ pub fn run(a: &Args) -> Result<()> {
         starting_balance: a.starting_balance,
         test_shoes: a.test_shoes,
         trusted_proxies: a.trust_proxy.clone(),
+        top_up: felt_server::topup::TopUp {
+            amount: a.top_up,
+            every: Duration::from_secs(a.top_up_every_secs),
+        },
         ..Settings::default()
     };
     settings.conn.max = match a.max_connections {

@@ -3,7 +3,8 @@
 //! all of it as JSON (`--json`).
 
 use anyhow::Result;
-use felt_core::rules::{Peek, Surrender};
+use felt_core::rules::Surrender;
+use felt_math::hint::{peeks_under, values};
 use felt_math::main_game::{analyse, Action, BasicStrategy, Cell, HandKind, PostSplitDifference};
 use felt_math::mapping::main_game_rules;
 use serde_json::{json, Value};
@@ -63,13 +64,7 @@ fn up_label(up: u8) -> String {
 }
 
 pub(crate) fn action_word(a: Action) -> &'static str {
-    match a {
-        Action::Stand => "stand",
-        Action::Hit => "hit",
-        Action::Double => "double",
-        Action::Split => "split",
-        Action::Surrender => "surrender",
-    }
+    a.word()
 }
 
 /// The rows of the chart: (kind, total or pair card, label). Hard 5 to 20 (hard 4 is
@@ -277,33 +272,6 @@ fn after_split(diffs: &[PostSplitDifference]) -> String {
         }
     }
     o
-}
-
-/// Whether the dealer peeks for a natural under `up`.
-pub(crate) fn peeks_under(peek: Peek, up: u8) -> bool {
-    match peek {
-        Peek::TenAndAce => up == 1 || up == 10,
-        Peek::AceOnly => up == 1,
-        Peek::None => false,
-    }
-}
-
-/// A cell's values, each action's on the basis asked: given no dealer blackjack
-/// (under a card the dealer peeks under), or before the peek.
-pub(crate) fn values(cell: &Cell, given: bool, early_surrender: bool) -> Vec<(Action, f64)> {
-    let f = |v: f64| if given { cell.given_no_natural(v) } else { v };
-    let mut v = vec![(Action::Stand, f(cell.stand)), (Action::Hit, f(cell.hit))];
-    if let Some(d) = cell.double {
-        v.push((Action::Double, f(d)));
-    }
-    if let Some(p) = cell.split {
-        v.push((Action::Split, f(p)));
-    }
-    if let Some(r) = cell.surrender {
-        // Early surrender is made before the peek: half the bet either way.
-        v.push((Action::Surrender, if early_surrender { r } else { f(r) }));
-    }
-    v
 }
 
 /// The expected values as blocks of at most 80 columns: per hand, the chart's play,

@@ -3,10 +3,11 @@
 //! tables and the progressive meters now) and, at a decision, `hint` (the computed
 //! basic strategy's play with its expected values, as `felt strategy` computes it).
 
-use crate::cmd::strategy::{action_word, peeks_under, row_name, values};
-use felt_core::round::{Decisions, Legal};
+use crate::cmd::strategy::{action_word, row_name};
+use felt_core::round::Legal;
 use felt_core::{Card, Money, Rules};
-use felt_math::main_game::{Action, Allowed, BasicStrategy, HandKind};
+use felt_math::hint::Hint;
+use felt_math::main_game::{Action, BasicStrategy};
 use std::cell::OnceCell;
 
 /// The words every question takes besides its answers.
@@ -89,63 +90,37 @@ impl<'a> Help<'a> {
     /// `legal`: the strategy's play among those offered and each one's expected value
     /// per unit bet (given no dealer blackjack once the dealer has peeked).
     pub fn hint(&self, cards: &[Card], up: Option<Card>, legal: &Legal) -> String {
-        let d = legal.decisions;
-        if d.contains(Decisions::INSURE) || d.contains(Decisions::EVEN_MONEY) {
-            return "Hint: basic strategy says no thanks: without a count of the cards, \
-                    insurance and even money cost more than they return in the long run."
-                .to_string();
-        }
+        let none = || "Hint: no strategy is computed for this hand.".to_string();
         let (Some(up), Some(s)) = (up, self.strategy()) else {
-            return "Hint: no strategy is computed for this hand.".to_string();
+            return none();
         };
-        let hand = felt_core::Hand::from_cards(cards);
-        let value = |c: &Card| c.value();
-        let (kind, t) = match cards {
-            [a, b] if value(a) == value(b) => (HandKind::Pair, value(a)),
-            _ if hand.is_soft() => (HandKind::Soft, hand.total()),
-            _ => (HandKind::Hard, hand.total()),
-        };
-        let up_value = value(&up);
-        let Ok(cell) = s.cell(kind, t, up_value) else {
-            return "Hint: no strategy is computed for this hand.".to_string();
-        };
-        let early = d == Decisions::SURRENDER | Decisions::DECLINE;
-        let allowed = Allowed {
-            double: d.contains(Decisions::DOUBLE),
-            surrender: d.contains(Decisions::SURRENDER),
-            split: d.contains(Decisions::SPLIT),
-        };
-        let given = !early && peeks_under(self.rules.dealer().peek, up_value);
-        let mut vals: Vec<(Action, f64)> = values(cell, given, early)
-            .into_iter()
-            .filter(|(a, _)| match a {
-                Action::Double => allowed.double,
-                Action::Surrender => allowed.surrender,
-                Action::Split => allowed.split,
-                Action::Hit | Action::Stand => true,
-            })
-            .collect();
-        vals.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let best = if early {
-            // Early surrender, or play the hand on.
-            if cell.best(allowed) == Action::Surrender {
-                "surrender now".to_string()
-            } else {
-                "no thanks (play the hand)".to_string()
+        let peek = self.rules.dealer().peek;
+        let h = match felt_math::hint::hint(s, peek, cards, up, legal.decisions) {
+            None => return none(),
+            Some(Hint::DeclineInsurance) => {
+                return "Hint: basic strategy says no thanks: without a count of the cards, \
+                        insurance and even money cost more than they return in the long run."
+                    .to_string()
             }
-        } else {
-            action_word(cell.best(allowed)).to_string()
+            Some(Hint::Hand(h)) => h,
         };
-        let evs: Vec<String> = vals
+        let best = match (h.early, h.best) {
+            // Early surrender, or play the hand on.
+            (true, Action::Surrender) => "surrender now".to_string(),
+            (true, _) => "no thanks (play the hand)".to_string(),
+            (false, a) => action_word(a).to_string(),
+        };
+        let evs: Vec<String> = h
+            .values
             .iter()
             .map(|(a, v)| format!("{} {v:+.3}", action_word(*a)))
             .collect();
         format!(
             "Hint: {best} ({} against {}: basic strategy computed for these rules).\n  \
              Expected value per 1.00 bet{}: {}",
-            row_name(kind, t),
+            row_name(h.kind, h.total),
             up.pretty(),
-            if given {
+            if h.given_no_blackjack {
                 ", given the dealer has no blackjack"
             } else {
                 ""
