@@ -1124,6 +1124,19 @@ test('top-up at 0.00: the page says the balance cannot cover the minimum, and th
     await until(p.page, () => document.querySelector('#phase')?.textContent.includes('below the minimum'));
     const enabled = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
     eq(enabled, 0, 'no chip at 0.00');
+    // The betting countdown stays whole beside the long status (a phone once cut it).
+    await p.page.waitForSelector('#countdown:not(:empty)');
+    const cut = await p.page.evaluate(() => {
+      // The text's own extent (a box may be narrower than the text it lets overflow),
+      // against the window and the dock that clips it.
+      const r = document.createRange();
+      r.selectNodeContents(document.querySelector('#countdown'));
+      const t = r.getBoundingClientRect();
+      const dock = document.querySelector('#dock').getBoundingClientRect();
+      const box = document.querySelector('#countdown').parentElement.getBoundingClientRect();
+      return t.width === 0 || t.right > Math.min(window.innerWidth, dock.right) + 0.5 || t.right > box.right + 0.5;
+    });
+    eq(cut, false, 'the countdown inside the window');
     await shot(p.page, `topup-${label}`);
     await p.page.click('#topup-button');
     await until(p.page, () => document.querySelector('#balance')?.textContent === '1,000.00');
