@@ -18,6 +18,7 @@
 //!   (Lucky Ladies' queen of hearts, a diamonds-only meter line) the per-card
 //!   values are given as well.
 
+use crate::exact::ExactInput;
 use crate::main_game::{
     analyse_shoe, analyse_shoe_with_strategy, MainGameError, MainGameRules, Shoe,
 };
@@ -124,8 +125,14 @@ pub struct SideBetEor {
 pub struct EorReport {
     /// The game's id.
     pub game: String,
-    /// Decks analysed.
+    /// Decks analysed (the rules' deck count when a `shoe` is given).
     pub decks: u8,
+    /// The shoe composition analysed, A, 2, ..., 9, ten-valued, when one was given
+    /// instead of full decks (side bets are then left out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shoe: Option<[u32; 10]>,
+    /// The post-split model of the composition-dependent figures.
+    pub post_split: &'static str,
     /// The main game.
     pub main: MainEor,
     /// Insurance.
@@ -141,23 +148,41 @@ pub fn effects_of_removal(
     decks: Option<u8>,
     meter: Option<f64>,
 ) -> Result<EorReport, EorError> {
-    let decks = decks.unwrap_or(rules.shoe().decks);
+    effects_of_removal_for(rules, &ExactInput::decks(decks), meter)
+}
+
+/// The effects of removal of every wager of `rules` from `input`'s shoe, the
+/// composition-dependent column under its post-split model. From a shoe composition
+/// the side bets are left out (a shoe of card values does not say their suits).
+pub fn effects_of_removal_for(
+    rules: &Rules,
+    input: &ExactInput,
+    meter: Option<f64>,
+) -> Result<EorReport, EorError> {
+    let decks = input.decks.unwrap_or(rules.shoe().decks);
     if !(1..=8).contains(&decks) {
         return Err(EorError::Decks(decks));
     }
-    let mapped = main_game_rules(rules, decks);
-    let shoe = Shoe::decks(u32::from(decks))?;
+    let mut mapped = main_game_rules(rules, decks);
+    mapped.main.post_split = input.post_split;
+    let shoe = input.shoe_or_decks(decks)?;
     let main = main_eor(&mapped.main, &shoe)?;
     let insurance = insurance_eor(&shoe)?;
-    let classes = ShoeCounts::decks(decks)?;
-    let side_bets = rules
-        .side_bets()
-        .iter()
-        .map(|bet| side_bet_eor(rules, bet, &classes, meter))
-        .collect::<Result<_, _>>()?;
+    let side_bets = if input.shoe.is_some() {
+        Vec::new()
+    } else {
+        let classes = ShoeCounts::decks(decks)?;
+        rules
+            .side_bets()
+            .iter()
+            .map(|bet| side_bet_eor(rules, bet, &classes, meter))
+            .collect::<Result<_, _>>()?
+    };
     Ok(EorReport {
         game: rules.game().id.clone(),
         decks,
+        shoe: input.composition(),
+        post_split: input.post_split.name(),
         main,
         insurance,
         side_bets,

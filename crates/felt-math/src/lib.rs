@@ -4,6 +4,7 @@
 
 pub mod count;
 pub mod eor;
+pub mod exact;
 pub mod hint;
 pub mod indices;
 pub mod main_game;

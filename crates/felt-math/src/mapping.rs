@@ -1,7 +1,9 @@
 //! Mapping a project rules file onto the main-game analyser's parameters, with every
 //! rule the engine offers either analysed or listed as not analysed.
 
-use crate::main_game::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};
+use crate::main_game::{
+    DoubleOn, MainGameRules, NoPeekLoss, Peek, PostSplit, Surrender, MAX_SPLIT_HANDS,
+};
 use felt_core::rules::{self, Rules};
 
 /// The analyser's rules for a game, and what the analysis does not model.
@@ -102,6 +104,7 @@ pub fn main_game_rules(rules: &Rules, decks: u8) -> MappedRules {
         },
         surrender_after_split: p.surrender_after_split,
         split_by_rank: p.split_pairs == rules::SplitPairs::Rank,
+        post_split: PostSplit::Cdz,
     };
     MappedRules { main, not_analysed }
 }

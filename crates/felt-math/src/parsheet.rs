@@ -1,7 +1,8 @@
 //! The par sheet of a game: the main game under basic and composition-dependent
 //! play, every side bet's outcome table, and the progressive's meter curve.
 
-use crate::main_game::{analyse, BasicStrategy, MainGameError};
+use crate::exact::{ExactInput, SIDE_BETS_NOT_FROM_VALUES};
+use crate::main_game::{analyse_shoe, BasicStrategy, MainGameError};
 use crate::mapping::main_game_rules;
 use crate::sidebet::{analyse_all, SideBetAnalysis, SideBetError};
 use felt_core::Rules;
@@ -26,7 +27,8 @@ pub enum ParSheetError {
 pub struct MainFigures {
     /// House edge per initial bet under the computed basic strategy (positive for the house).
     pub house_edge: f64,
-    /// House edge under the optimal composition-dependent strategy (CDZ- after splits).
+    /// House edge under the optimal composition-dependent strategy (`post_split` after
+    /// splits).
     pub house_edge_cd: f64,
     /// Player's expected value per initial bet, basic strategy.
     pub ev_basic: f64,
@@ -36,7 +38,9 @@ pub struct MainFigures {
     pub std_dev: Option<f64>,
     /// Rules the figures do not fully model, in words.
     pub not_analysed: Vec<String>,
-    /// The post-split model of the figures.
+    /// The post-split model of the composition-dependent figures: `CDZ-`, `CDP1`, `CDP`.
+    pub post_split: &'static str,
+    /// The post-split model in words.
     pub split_model: &'static str,
     /// Per dealer up card (1 = ace ..= 10): probability, EV basic, EV composition-dependent.
     pub per_up_card: Vec<UpCardFigures>,
@@ -73,8 +77,12 @@ pub struct ParSheet {
     pub game: String,
     /// The game's name.
     pub name: String,
-    /// Decks analysed.
+    /// Decks analysed (the rules' deck count when a `shoe` is given).
     pub decks: u8,
+    /// The shoe composition analysed, A, 2, ..., 9, ten-valued, when one was given
+    /// instead of full decks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shoe: Option<[u32; 10]>,
     /// Whether the rules deal from a CSM (figures are then those of the N-deck shoe, LL-6).
     pub csm: bool,
     /// The main game.
@@ -95,13 +103,32 @@ pub fn par_sheet(
     decks: Option<u8>,
     meter: Option<f64>,
 ) -> Result<ParSheet, ParSheetError> {
-    let decks = decks.unwrap_or(rules.shoe().decks);
+    par_sheet_for(rules, &ExactInput::decks(decks), meter)
+}
+
+/// The par sheet of `rules` for `input`'s shoe and post-split model. From a shoe
+/// composition the main game is analysed exactly and the side bets are left out (a
+/// shoe of card values does not say the suits their pays depend on).
+pub fn par_sheet_for(
+    rules: &Rules,
+    input: &ExactInput,
+    meter: Option<f64>,
+) -> Result<ParSheet, ParSheetError> {
+    let decks = input.decks.unwrap_or(rules.shoe().decks);
     if !(1..=8).contains(&decks) {
         return Err(ParSheetError::Decks(decks));
     }
-    let mapped = main_game_rules(rules, decks);
-    let a = analyse(&mapped.main)?;
-    let side_bets = analyse_all(rules, decks, meter)?;
+    let mut mapped = main_game_rules(rules, decks);
+    mapped.main.post_split = input.post_split;
+    let a = analyse_shoe(&mapped.main, &input.shoe_or_decks(decks)?)?;
+    let side_bets = if input.shoe.is_some() {
+        mapped
+            .not_analysed
+            .push(SIDE_BETS_NOT_FROM_VALUES.to_string());
+        Vec::new()
+    } else {
+        analyse_all(rules, decks, meter)?
+    };
     let meter_curves = side_bets
         .iter()
         .filter_map(|b| {
@@ -131,6 +158,7 @@ pub fn par_sheet(
         game: rules.game().id.clone(),
         name: rules.game().name.clone(),
         decks,
+        shoe: input.composition(),
         csm: rules.shoe().csm,
         main: MainFigures {
             house_edge: -a.ev_basic,
@@ -139,9 +167,8 @@ pub fn par_sheet(
             ev_cd: a.ev_cd,
             std_dev: a.sd_cd,
             not_analysed: mapped.not_analysed,
-            split_model:
-                "CDZ-: each split hand is played as the same cards would be before the split, \
-                          given the removed cards; resplits exact to the hand limit",
+            post_split: input.post_split.name(),
+            split_model: input.post_split.describe(),
             per_up_card: a
                 .per_up
                 .iter()

@@ -14,7 +14,7 @@ use felt_core::sidebet::{classify, HandContext, HandName};
 use felt_math::eor::{effects_of_removal, insurance_eor, main_eor, side_bet_eor};
 use felt_math::main_game::{
     analyse_shoe, analyse_shoe_with_strategy, Allowed, BasicStrategy, DoubleOn, HandKind,
-    MainGameRules, NoPeekLoss, Peek, Shoe, Surrender,
+    MainGameRules, NoPeekLoss, Peek, PostSplit, Shoe, Surrender,
 };
 use felt_math::sidebet::ShoeCounts;
 
@@ -44,6 +44,7 @@ fn woo_rules(h17: bool) -> MainGameRules {
         surrender: Surrender::None,
         surrender_after_split: false,
         split_by_rank: false,
+        post_split: PostSplit::Cdz,
     }
 }
 

@@ -23,6 +23,7 @@ fn six_deck_h17_das_rsp4_ls() -> MainGameRules {
         surrender: Surrender::Late,
         surrender_after_split: false,
         split_by_rank: false,
+        post_split: PostSplit::Cdz,
     }
 }
 

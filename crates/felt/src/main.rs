@@ -4,6 +4,7 @@
 
 mod bounded;
 mod cmd;
+mod exact_arg;
 mod game_arg;
 mod numbers;
 mod play;
@@ -43,6 +44,9 @@ enum Command {
     Risk(cmd::risk::Args),
     /// Print the basic strategy computed from the rules.
     Strategy(cmd::strategy::Args),
+    /// The value of splitting a pair against an up card with every decision on every
+    /// card seen in the round, beside the CDZ-, CDP1 and CDP values.
+    Split(cmd::split::Args),
     /// Simulate a game on the real engine: house edge per wager with its standard error.
     Sim(cmd::sim::Args),
     /// Merge the shard files of one `felt sim --shard I/N` run into its report.
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Command::Indices(a) => cmd::indices::run(&a),
         Command::Risk(a) => cmd::risk::run(&a),
         Command::Strategy(a) => cmd::strategy::run(&a),
+        Command::Split(a) => cmd::split::run(&a),
         Command::Sim(a) => cmd::sim::run(&a),
         Command::Merge(a) => cmd::sim_count::merge(&a),
         Command::Books(a) => cmd::books::run(&a),

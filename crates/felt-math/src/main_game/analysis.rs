@@ -1,4 +1,5 @@
-//! The whole-round analysis off the top: composition-dependent (CDZ-) and
+//! The whole-round analysis off the top: composition-dependent (CDZ-, CDP1 or
+//! CDP after a split, see [`super::PostSplit`]) and
 //! basic-strategy expected values, per up card and overall.
 
 use super::dealer::{DealerProbs, NAT};
@@ -20,7 +21,7 @@ pub struct UpCardSummary {
     /// Dealer outcomes from the shoe less the up card (unconditioned: the
     /// natural is one outcome).
     pub dealer: DealerProbs,
-    /// Expected round value given this up card, optimal CDZ- play.
+    /// Expected round value given this up card, optimal CD play.
     pub ev_cd: f64,
     /// Expected round value given this up card, basic strategy.
     pub ev_basic: f64,
@@ -33,7 +34,7 @@ pub struct MainGameAnalysis {
     /// basic strategy (exactly evaluated, card removal included).
     pub ev_basic: f64,
     /// Expected value of a round per unit initial bet, playing the optimal
-    /// composition-dependent strategy (CDZ- after splits).
+    /// composition-dependent strategy (`rules.post_split` after splits).
     pub ev_cd: f64,
     /// Standard deviation of a round's result under the CD strategy (see
     /// [`MainGameAnalysis::variance_cd`]).
@@ -47,6 +48,11 @@ pub struct MainGameAnalysis {
     pub basic_strategy: BasicStrategy,
     /// Per up card figures, index 0 = ace ..= 9 = ten.
     pub per_up: Vec<UpCardSummary>,
+    /// The expected value of splitting each pair against each up card under
+    /// the CD strategy (`rules.post_split` after the split), unconditioned
+    /// on the dealer natural; index `[pair - 1][up - 1]`, `None` where the
+    /// pair cannot be split.
+    pub split_cd: [[Option<f64>; 10]; 10],
     /// Distinct removed-card sets whose dealer probabilities were computed.
     pub dealer_evaluations: usize,
 }
@@ -59,7 +65,7 @@ pub(crate) struct Computed {
     /// Unconditioned split values per pair card, per up card.
     pub split_cd: [[Option<f64>; 10]; 10],
     pub split_bs: [[Option<f64>; 10]; 10],
-    /// Second moment of a CDZ- split round, where CD play splits.
+    /// Second moment of a CD split round, where CD play splits.
     pub split_m2: [[Option<f64>; 10]; 10],
 }
 
@@ -351,6 +357,7 @@ impl Computed {
             dealer_evaluations: e.dealer_evaluations(),
             basic_strategy: self.strategy,
             per_up,
+            split_cd: self.split_cd,
         })
     }
 }

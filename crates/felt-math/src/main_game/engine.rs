@@ -14,6 +14,7 @@
 use super::dealer::{self, DealerTable, UpProbs, BUST, NAT};
 use super::fxhash::FxHashMap;
 use super::hands::{hands, key_unit, HandIndex, NONE};
+use super::post_split::PostSplit;
 use super::rules::Prepared;
 use super::split;
 use super::strategy::Action;
@@ -78,12 +79,15 @@ pub(crate) struct GroupScratch {
     cd: Vec<f64>,
     cd2: Vec<f64>,
     bs: Vec<f64>,
-    /// Joint vectors `E[x 1{dealer outcome = d}]` (level 0, CDZ- play),
+    /// Joint vectors `E[x 1{dealer outcome = d}]` (level 0, CD play),
     /// `(hand * 10 + up) * 7 + d`.
     jstand: Vec<f64>,
     jcd: Vec<f64>,
     /// Hands a split hand can reach (see [`Engine::mark_needed`]).
     needed: Vec<bool>,
+    /// CDP1 / CDP: the option chosen at level 0 (`hand * 10 + up`), which
+    /// CDP1 keeps for every level and the joint vectors follow.
+    choice: Vec<Action>,
 }
 
 impl GroupScratch {
@@ -97,6 +101,7 @@ impl GroupScratch {
             jstand: Vec::new(),
             jcd: Vec::new(),
             needed: vec![false; len],
+            choice: vec![Action::Stand; len * 10],
         }
     }
 }
@@ -106,7 +111,7 @@ impl GroupScratch {
 pub(crate) struct Level {
     pub x_cd: [f64; 10],
     pub pv_cd: [f64; 10],
-    /// Second moments of the CDZ- hand results.
+    /// Second moments of the CD hand results.
     pub x2_cd: [f64; 10],
     pub pv2_cd: [f64; 10],
     pub x_bs: [f64; 10],
@@ -131,6 +136,8 @@ pub(crate) struct Engine {
     /// Cards of each ten-valued rank in the shoe (for `split_by_rank`).
     pub ten_rank: f64,
     pub hx: &'static HandIndex,
+    /// How split hands are played in the CD values.
+    pub post: PostSplit,
     dt: &'static DealerTable,
     cache_map: FxHashMap<u64, u32>,
     cache: Vec<[UpProbs; 10]>,
@@ -152,6 +159,7 @@ impl Engine {
         let hx = hands();
         let len = hx.len() * 10;
         Engine {
+            post: r.post_split,
             dt: dealer::table(r.h17),
             r,
             shoe,
@@ -332,7 +340,8 @@ impl Engine {
 
     /// Marks in `g` the hands holding pair card `pi` that a split hand can
     /// reach: every two-card hand, and the hands one card beyond a hand
-    /// that CDZ- or basic strategy hits or doubles against some up card.
+    /// that CDZ- or basic strategy hits or doubles against some up card
+    /// (every hand under CDP1 and CDP, whose options are chosen as valued).
     /// Only these are valued by [`Engine::group_pass`].
     pub(crate) fn mark_needed(&self, pi: usize, bs: &BsPlay<'_>, g: &mut GroupScratch) {
         let hx = self.hx;
@@ -350,7 +359,10 @@ impl Engine {
             }
             let (total, soft) = (hx.total[h], hx.soft[h]);
             let draws = |a: Action| matches!(a, Action::Hit | Action::Double);
-            let expands = if nc >= 3 {
+            let expands = if self.post != PostSplit::Cdz {
+                // the CDP1 / CDP options are only known once valued
+                true
+            } else if nc >= 3 {
                 let mh = &bs.multi_hit[usize::from(soft)][usize::from(total)];
                 (0..10).any(|u| mh[u] || self.hit[h * 10 + u] > self.stand[h * 10 + u])
             } else {
@@ -377,8 +389,8 @@ impl Engine {
     }
 
     /// Values of the split hands of pair card `pi` with `a` extra pair cards
-    /// gone (`a + 1` besides the hand's own): `X(a)` and `P(a)` for the CDZ-
-    /// strategy and for basic strategy.
+    /// gone (`a + 1` besides the hand's own): `X(a)` and `P(a)` for the CD
+    /// strategy (`self.post` after the split) and for basic strategy.
     pub(crate) fn group_pass(
         &mut self,
         pi: usize,
@@ -465,7 +477,17 @@ impl Engine {
                 let mh = &bs.multi_hit[usize::from(soft)][usize::from(total)];
                 for u in 0..10 {
                     let i = b + u;
-                    let hits = self.hit[i] > self.stand[i];
+                    let hits = match self.post {
+                        PostSplit::Cdz => self.hit[i] > self.stand[i],
+                        PostSplit::Cdp1 if a > 0 => g.choice[i] == Action::Hit,
+                        PostSplit::Cdp1 | PostSplit::Cdp => {
+                            let hits = hcd[u] > st[u];
+                            if a == 0 {
+                                g.choice[i] = if hits { Action::Hit } else { Action::Stand };
+                            }
+                            hits
+                        }
+                    };
                     g.cd[i] = if hits { hcd[u] } else { st[u] };
                     g.cd2[i] = if hits { hcd2[u] } else { st2[u] };
                     g.bs[i] = if mh[u] { hbs[u] } else { st[u] };
@@ -485,7 +507,27 @@ impl Engine {
                 let corr = self.r.corr[u] * pr[u][NAT];
                 let dbl = ds[u] + corr;
                 let sur = -0.5 - 0.5 * pr[u][NAT];
-                let (v, v2) = match self.post_split_cd(i, can_d, can_s) {
+                let action = match self.post {
+                    PostSplit::Cdz => self.post_split_cd(i, can_d, can_s),
+                    PostSplit::Cdp1 if a > 0 => g.choice[i],
+                    PostSplit::Cdp1 | PostSplit::Cdp => {
+                        let options = [
+                            (Action::Stand, st[u]),
+                            (Action::Hit, hcd[u]),
+                            (Action::Double, if can_d { dbl } else { f64::NEG_INFINITY }),
+                            (
+                                Action::Surrender,
+                                if can_s { sur } else { f64::NEG_INFINITY },
+                            ),
+                        ];
+                        let best = best_option(&options);
+                        if a == 0 {
+                            g.choice[i] = best;
+                        }
+                        best
+                    }
+                };
+                let (v, v2) = match action {
                     Action::Hit => (hcd[u], hcd2[u]),
                     Action::Double => (dbl, ds2[u] - 3.0 * corr),
                     Action::Surrender => (sur, 0.25 + 0.75 * pr[u][NAT]),
@@ -563,7 +605,7 @@ impl Engine {
     }
 
     /// Joint vectors `J[d] = E[x 1{dealer outcome d}]` (d: 17..=21, bust,
-    /// natural) of one split hand of pair card `pi` (level 0, CDZ- play)
+    /// natural) of one split hand of pair card `pi` (level 0, CD play)
     /// per up card, with the dealer's outcome probabilities for the shoe
     /// less the pair and the up card. A bust hand's dealer outcomes are
     /// taken from the hand before the busting card (an approximation used
@@ -608,7 +650,9 @@ impl Engine {
                     g.jcd[i * 7..i * 7 + 7].copy_from_slice(&js);
                     continue;
                 }
-                let action = if hx.ncards[h] >= 3 {
+                let action = if self.post != PostSplit::Cdz {
+                    g.choice[i]
+                } else if hx.ncards[h] >= 3 {
                     if self.hit[i] > self.stand[i] {
                         Action::Hit
                     } else {
@@ -790,6 +834,17 @@ impl Engine {
             })
             .sum()
     }
+}
+
+/// The first option of highest value (ties keep the earlier one).
+fn best_option(options: &[(Action, f64)]) -> Action {
+    let mut best = options[0];
+    for &o in &options[1..] {
+        if o.1 > best.1 {
+            best = o;
+        }
+    }
+    best.0
 }
 
 /// One term of the split mixture (see [`Engine::split_terms`]).

@@ -25,7 +25,7 @@ pub struct ActionEvs {
     pub hit: Option<f64>,
     /// Doubling, when the rules allow it on this hand.
     pub double: Option<f64>,
-    /// Splitting (resplitting whenever allowed, CDZ- post-split play), for
+    /// Splitting (resplitting whenever allowed, `rules.post_split` play), for
     /// a splittable pair.
     pub split: Option<f64>,
     /// Surrendering, when allowed (first two cards).
@@ -42,7 +42,7 @@ pub struct ActionEvs {
 /// 1 = ace ..= 10, at least two cards, hard total at most 21) against up
 /// card `up`, the round dealt from `shoe` (which still holds the player's
 /// cards and the up card). Every decision is composition dependent; hands
-/// after a split follow the CDZ- model. For split-by-rank ten pairs the
+/// after a split follow `rules.post_split`. For split-by-rank ten pairs the
 /// pair is taken to be of one rank and the shoe's other tens spread evenly
 /// over the ranks.
 pub fn hand_evs(

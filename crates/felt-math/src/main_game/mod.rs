@@ -8,6 +8,8 @@
 //!   up card, optionally conditioned on no natural (the dealer peeked).
 //! * [`hand_evs`]: stand / hit / double / split / surrender values of any
 //!   hand against any up card from any composition.
+//! * [`optimal_split`]: the value of a split when every decision may depend
+//!   on every card seen in the round (up to four hands).
 //! * [`analyse`] / [`analyse_shoe`]: the expected value of a round off the
 //!   top for the optimal composition-dependent strategy and for the computed
 //!   total-dependent [`BasicStrategy`], per up card and overall.
@@ -19,9 +21,10 @@
 //! natural is paid (never split or doubled) and pushes a dealer natural.
 //! Dealer naturals follow [`Peek`] and [`NoPeekLoss`].
 //!
-//! After a split the model is **CDZ-** (Eric Farmer's and MGP's
-//! combinatorial analysers): each split hand is played with the action the
-//! same cards would get as an unsplit hand (optimal for the full shoe less
+//! After a split the model is [`PostSplit`]: by default **CDZ-** (Eric
+//! Farmer's and MGP's combinatorial analysers), or CDP1 or CDP. Under CDZ-
+//! each split hand is played with the action the same cards would get as an
+//! unsplit hand (optimal for the full shoe less
 //! that hand's cards and the up card), among the options allowed after a
 //! split; its expected value is then computed exactly, including the other
 //! split cards removed. Pairs are resplit whenever allowed, up to
@@ -51,6 +54,8 @@ mod error;
 mod evs;
 mod fxhash;
 mod hands;
+mod optimal_split;
+mod post_split;
 mod rules;
 mod shoe;
 mod split;
@@ -63,6 +68,8 @@ pub use analysis::{
 pub use dealer::{dealer_probabilities, DealerProbs};
 pub use error::MainGameError;
 pub use evs::{hand_evs, ActionEvs};
+pub use optimal_split::{optimal_split, OptimalSplit, MAX_OPTIMAL_SPLIT_HANDS};
+pub use post_split::PostSplit;
 pub use rules::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};
 pub use shoe::Shoe;
 pub use strategy::{

@@ -1,6 +1,7 @@
 //! The analyser's own plain rules description, and its validation.
 
 use super::error::MainGameError;
+use super::post_split::PostSplit;
 
 /// When the dealer checks the hole card for a natural.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,6 +89,9 @@ pub struct MainGameRules {
     /// Only same-rank ten-valued pairs may be split (K-K yes, J-Q no); when
     /// false any two ten-valued cards are a pair.
     pub split_by_rank: bool,
+    /// How the composition-dependent figures play the hands formed by a
+    /// split (a model of the player, not a table rule; CDZ- by default).
+    pub post_split: PostSplit,
 }
 
 impl Default for MainGameRules {
@@ -109,6 +113,7 @@ impl Default for MainGameRules {
             surrender: Surrender::Late,
             surrender_after_split: false,
             split_by_rank: false,
+            post_split: PostSplit::Cdz,
         }
     }
 }
@@ -157,6 +162,8 @@ pub(crate) struct Prepared {
     pub surrender: Surrender,
     pub sas: bool,
     pub split_by_rank: bool,
+    /// How split hands are played in the CD values.
+    pub post_split: PostSplit,
     /// Per up-card index: the dealer peeked before the player's decisions.
     pub peeked: [bool; 10],
     /// Per up-card index: 1.0 when a dealer natural takes only the original
@@ -196,6 +203,7 @@ impl Prepared {
             surrender: r.surrender,
             sas: r.surrender_after_split && r.surrender != Surrender::None,
             split_by_rank: r.split_by_rank,
+            post_split: r.post_split,
             peeked,
             corr,
         })

@@ -1,5 +1,6 @@
 //! Exact pair splitting for a post-split strategy that depends only on each
-//! hand's own cards (CDZ- and the total-dependent basic strategy).
+//! hand's own cards and the number of pair cards removed (CDZ-, CDP1, CDP
+//! and the total-dependent basic strategy).
 //!
 //! This is the algorithm of Eric Farmer's combinatorial analyser. For one
 //! pair and up card let `S0` be the shoe after the pair and the up card,

@@ -45,3 +45,31 @@ pub fn brute_dealer(
         out[(t - 17) as usize] += p;
     }
 }
+
+/// One deck, H17, no hole-card peek (every value unconditioned, as the
+/// enumerators count them), up to `m` hands per pair, aces resplit with one
+/// card each, no surrender, CDZ- after a split.
+pub fn no_peek_split_rules(m: u32, obo: bool, das: bool) -> felt_math::main_game::MainGameRules {
+    use felt_math::main_game::*;
+    MainGameRules {
+        decks: 1,
+        dealer_hits_soft_17: true,
+        peek: Peek::None,
+        no_peek_loss: if obo {
+            NoPeekLoss::OriginalBetsOnly
+        } else {
+            NoPeekLoss::AllBets
+        },
+        blackjack_pays: (3, 2),
+        double: DoubleOn::AnyTwo,
+        double_after_split: das,
+        max_split_hands: m,
+        resplit_aces: true,
+        one_card_to_split_aces: true,
+        hit_split_aces: false,
+        surrender: Surrender::None,
+        surrender_after_split: false,
+        split_by_rank: false,
+        post_split: PostSplit::Cdz,
+    }
+}

@@ -1,8 +1,9 @@
 //! `felt edge NAME|FILE`: the par sheet.
 
+use crate::exact_arg::{shoe_text, ExactArgs};
 use crate::numbers::{amount, count};
 use anyhow::Result;
-use felt_math::parsheet::{par_sheet, ParSheet};
+use felt_math::parsheet::{par_sheet_for, ParSheet};
 use std::fmt::Write;
 use std::io::Write as _;
 
@@ -11,9 +12,9 @@ use std::io::Write as _;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Decks to analyse (default: the rules file's).
-    #[arg(long)]
-    pub decks: Option<u8>,
+    /// The shoe and the post-split model.
+    #[command(flatten)]
+    pub exact: ExactArgs,
     /// Progressive meter, in units of the wager (default: the meter's reset over the
     /// wager): a finite number from 0 to 1000000000.
     #[arg(long, allow_negative_numbers = true)]
@@ -42,7 +43,7 @@ pub fn run(a: &Args) -> Result<()> {
     let meter = a.meter.map(check_meter).transpose()?;
     let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
-    let sheet = par_sheet(&rules, a.decks, meter)?;
+    let sheet = par_sheet_for(&rules, &a.exact.input(), meter)?;
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&sheet)?)?;
     } else {
@@ -58,13 +59,16 @@ fn pct(x: f64) -> String {
 /// The par sheet as text.
 pub fn render(rules: &felt_core::Rules, s: &ParSheet) -> String {
     let mut o = String::new();
+    let shoe = match &s.shoe {
+        Some(c) => format!("the shoe A-T {}", shoe_text(c)),
+        None => format!("{} deck(s)", s.decks),
+    };
     let _ = writeln!(
         o,
-        "PAR SHEET  {} ({}), {} deck(s){}",
+        "PAR SHEET  {} ({}), {shoe}{}",
         s.name,
         s.game,
-        s.decks,
-        if s.csm {
+        if s.csm && s.shoe.is_none() {
             ", continuous shuffler (exactly the full-shoe figures, LL-6)"
         } else {
             ""

@@ -1,7 +1,8 @@
 //! `felt eor NAME|FILE`: the exact effects of removal of every wager.
 
+use crate::exact_arg::{shoe_text, ExactArgs};
 use anyhow::Result;
-use felt_math::eor::{effects_of_removal, EorReport, RankValues, RANK_LABELS};
+use felt_math::eor::{effects_of_removal_for, EorReport, RankValues, RANK_LABELS};
 use std::fmt::Write;
 use std::io::Write as _;
 
@@ -10,9 +11,9 @@ use std::io::Write as _;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Decks to analyse (default: the rules file's).
-    #[arg(long)]
-    pub decks: Option<u8>,
+    /// The shoe and the post-split model.
+    #[command(flatten)]
+    pub exact: ExactArgs,
     /// Progressive meter, in units of the wager (default: the meter's reset).
     #[arg(long, allow_negative_numbers = true)]
     pub meter: Option<f64>,
@@ -25,7 +26,7 @@ pub struct Args {
 pub fn run(a: &Args) -> Result<()> {
     let meter = a.meter.map(crate::cmd::edge::check_meter).transpose()?;
     let rules = crate::game_arg::load_game(&a.game)?;
-    let report = effects_of_removal(&rules, a.decks, meter)?;
+    let report = effects_of_removal_for(&rules, &a.exact.input(), meter)?;
     let mut out = std::io::stdout().lock();
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
@@ -46,11 +47,15 @@ fn row(o: &mut String, name: &str, edge: f64, v: &RankValues) {
 /// The effects of removal as a table: one row per wager, one column per card value.
 pub fn render(r: &EorReport) -> String {
     let mut o = String::new();
+    let shoe = match &r.shoe {
+        Some(c) => format!("the shoe A-T {}", shoe_text(c)),
+        None => format!("{} deck(s)", r.decks),
+    };
     let _ = writeln!(
         o,
-        "EFFECTS OF REMOVAL  {}, {} deck(s): the change in the player's expected value, in \
+        "EFFECTS OF REMOVAL  {}, {shoe}: the change in the player's expected value, in \
          percent of the wager, when one card of each value leaves the shoe",
-        r.game, r.decks
+        r.game
     );
     let _ = writeln!(o);
     let _ = write!(o, "{:<24}{:>10}", "wager", "edge");
@@ -66,7 +71,7 @@ pub fn render(r: &EorReport) -> String {
     );
     row(
         &mut o,
-        "main (CD play)",
+        &format!("main (CD play, {})", r.post_split),
         r.main.house_edge,
         &r.main.eor_percent_cd,
     );
@@ -109,5 +114,8 @@ pub fn render(r: &EorReport) -> String {
         "a value's figure is the average over its cards (T: the sixteen ten-valued cards a deck). \
          Edges are off the top."
     );
+    if r.shoe.is_some() {
+        let _ = writeln!(o, "{}", felt_math::exact::SIDE_BETS_NOT_FROM_VALUES);
+    }
     o
 }

@@ -17,5 +17,6 @@ pub mod rules;
 pub mod serve;
 pub mod sim;
 pub mod sim_count;
+pub mod split;
 pub mod strategy;
 pub mod verify;

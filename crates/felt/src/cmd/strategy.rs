@@ -2,10 +2,13 @@
 //! plays after a split that differ from it, each cell's expected values (`--ev`) and
 //! all of it as JSON (`--json`).
 
+use crate::exact_arg::{shoe_text, ExactArgs};
 use anyhow::Result;
 use felt_core::rules::Surrender;
 use felt_math::hint::{peeks_under, values};
-use felt_math::main_game::{analyse, Action, BasicStrategy, Cell, HandKind, PostSplitDifference};
+use felt_math::main_game::{
+    analyse_shoe, Action, BasicStrategy, Cell, HandKind, MainGameAnalysis, PostSplitDifference,
+};
 use felt_math::mapping::main_game_rules;
 use serde_json::{json, Value};
 use std::fmt::Write as _;
@@ -16,9 +19,10 @@ use std::io::Write as _;
 pub struct Args {
     /// A preset name (see `felt games`) or the path of a rules file.
     pub game: String,
-    /// Decks (default: the rules file's).
-    #[arg(long)]
-    pub decks: Option<u8>,
+    /// The shoe (default: the rules file's decks) and the post-split model of the
+    /// composition-dependent split values printed with `--post-split`.
+    #[command(flatten)]
+    pub exact: ExactArgs,
     /// Also print each cell's expected values: `given-no-blackjack` (the default, as
     /// published tables give them: under a card the dealer peeks under, the values once
     /// the dealer is known to have no blackjack) or `before-peek` (a dealer blackjack
@@ -373,7 +377,13 @@ fn ev_chart(s: &BasicStrategy, rules: &felt_core::Rules, basis: EvBasis) -> Resu
 
 /// Everything as JSON: the chart, both bases of every cell's values, the legend and
 /// the after-split plays.
-fn to_json(s: &BasicStrategy, rules: &felt_core::Rules, decks: u8) -> Result<Value> {
+fn to_json(
+    a: &MainGameAnalysis,
+    rules: &felt_core::Rules,
+    decks: u8,
+    exact: &ExactArgs,
+) -> Result<Value> {
+    let s = &a.basic_strategy;
     let peek = rules.dealer().peek;
     let early = rules.player().surrender == Surrender::Early;
     let obj = |v: Vec<(Action, f64)>| -> Value {
@@ -425,6 +435,9 @@ fn to_json(s: &BasicStrategy, rules: &felt_core::Rules, decks: u8) -> Result<Val
         "game": rules.game().id,
         "name": rules.game().name,
         "decks": decks,
+        "shoe": exact.shoe.map(|s| s.counts()),
+        "post_split": exact.input().post_split.name(),
+        "split_cd": split_cd_rows(a),
         "up_cards": UPS.iter().map(|&u| up_label(u)).collect::<Vec<_>>(),
         "legend": LEGEND.iter().map(|(c, w)| json!({"code": c, "means": w})).collect::<Vec<_>>(),
         "chart": chart,
@@ -437,24 +450,29 @@ fn to_json(s: &BasicStrategy, rules: &felt_core::Rules, decks: u8) -> Result<Val
 pub fn run(a: &Args) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let rules = crate::game_arg::load_game(&a.game)?;
-    let decks = a.decks.unwrap_or(rules.shoe().decks);
+    let decks = a.exact.decks.unwrap_or(rules.shoe().decks);
     anyhow::ensure!((1..=8).contains(&decks), "--decks {decks}: 1 to 8");
-    let mapped = main_game_rules(&rules, decks);
-    let analysis = analyse(&mapped.main)?;
+    let input = a.exact.input();
+    let mut mapped = main_game_rules(&rules, decks);
+    mapped.main.post_split = input.post_split;
+    let analysis = analyse_shoe(&mapped.main, &input.shoe_or_decks(decks)?)?;
     let s = &analysis.basic_strategy;
     if a.json {
         writeln!(
             out,
             "{}",
-            serde_json::to_string_pretty(&to_json(s, &rules, decks)?)?
+            serde_json::to_string_pretty(&to_json(&analysis, &rules, decks, &a.exact)?)?
         )?;
         return Ok(());
     }
+    let shoe = match &a.exact.shoe {
+        Some(s) => format!("the shoe A-T {}", shoe_text(&s.counts())),
+        None => format!("{decks} deck{}", if decks == 1 { "" } else { "s" }),
+    };
     writeln!(
         out,
-        "Basic strategy for {} ({decks} deck{}), computed from the rules",
+        "Basic strategy for {} ({shoe}), computed from the rules",
         rules.game().name,
-        if decks == 1 { "" } else { "s" }
     )?;
     writeln!(
         out,
@@ -466,7 +484,57 @@ pub fn run(a: &Args) -> Result<()> {
         writeln!(out)?;
         write!(out, "{}", ev_chart(s, &rules, basis)?)?;
     }
+    if a.exact.post_split.is_some() {
+        writeln!(out)?;
+        write!(
+            out,
+            "{}",
+            split_cd_chart(&analysis, input.post_split.name())
+        )?;
+    }
     Ok(())
+}
+
+/// Per pair (A to T), per up card in chart order: the composition-dependent value of
+/// splitting, before the peek (`None` where the pair cannot be split).
+fn split_cd_rows(a: &MainGameAnalysis) -> Vec<(String, Vec<Option<f64>>)> {
+    (1..=10u8)
+        .map(|p| {
+            let row = UPS
+                .iter()
+                .map(|&u| a.split_cd[usize::from(p - 1)][usize::from(u - 1)])
+                .collect();
+            (format!("{0},{0}", up_label(p)), row)
+        })
+        .collect()
+}
+
+/// The composition-dependent split values as a chart.
+fn split_cd_chart(a: &MainGameAnalysis, model: &str) -> String {
+    let mut o = format!(
+        "Splitting, composition-dependent play ({model} after the split): the expected value \
+         per\nunit of the initial bet, before the peek (a dealer blackjack counted in).\n"
+    );
+    let _ = write!(o, "{:<8}", "pair");
+    for up in UPS {
+        let _ = write!(o, " {:>6}", up_label(up));
+    }
+    o.push('\n');
+    for (label, row) in split_cd_rows(a) {
+        let _ = write!(o, "{label:<8}");
+        for v in row {
+            match v {
+                Some(v) => {
+                    let _ = write!(o, " {v:>+6.3}");
+                }
+                None => {
+                    let _ = write!(o, " {:>6}", "-");
+                }
+            }
+        }
+        o.push('\n');
+    }
+    o
 }
 
 #[cfg(test)]

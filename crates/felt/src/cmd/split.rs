@@ -1,0 +1,161 @@
+//! `felt split PAIR UP`: the value of splitting a pair against an up card when every
+//! decision may depend on every card seen in the round, beside the post-split models.
+
+use crate::exact_arg::{parse_shoe, shoe_text};
+use anyhow::{Context, Result};
+use felt_math::main_game::{hand_evs, optimal_split, MainGameRules, PostSplit, Shoe};
+use felt_math::mapping::main_game_rules;
+use serde::Serialize;
+use std::io::Write as _;
+
+/// Arguments of `felt split`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The pair's card: A, 2, ..., 9 or T (any ten-valued card).
+    pub pair: String,
+    /// The dealer's up card: A, 2, ..., 9 or T.
+    pub up: String,
+    /// A preset name or the path of a rules file (the table rules; default classic).
+    #[arg(long, default_value = "classic")]
+    pub game: String,
+    /// Decks the round is dealt from (default: the rules file's).
+    #[arg(long, conflicts_with = "shoe")]
+    pub decks: Option<u8>,
+    /// The shoe the round is dealt from, counts of A,2,...,9,T (it still holds the pair
+    /// and the up card).
+    #[arg(long, value_parser = parse_shoe)]
+    pub shoe: Option<Shoe>,
+    /// Print the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `felt split` prints.
+#[derive(Debug, Serialize)]
+pub struct SplitReport {
+    /// The game's id.
+    pub game: String,
+    /// The pair's card, 1 = ace ..= 10.
+    pub pair: u8,
+    /// The up card, 1 = ace ..= 10.
+    pub up: u8,
+    /// The shoe the round is dealt from, A, 2, ..., 9, ten-valued.
+    pub shoe: [u32; 10],
+    /// Most hands the pair may be split into.
+    pub max_hands: u32,
+    /// Whether the values are given no dealer blackjack (the dealer peeked).
+    pub given_no_blackjack: bool,
+    /// Splitting with every decision on every card seen in the round.
+    pub optimal: f64,
+    /// Splitting under each post-split model: `CDZ-`, `CDP1`, `CDP`.
+    pub models: Vec<(&'static str, f64)>,
+    /// The best play without splitting.
+    pub no_split: f64,
+    /// Decision and chance states the optimal split valued.
+    pub states: usize,
+}
+
+/// A card argument: `A`, `2`..`9`, `T` (or `10`, `J`, `Q`, `K`).
+fn rank(s: &str) -> Result<u8> {
+    match s.to_ascii_uppercase().as_str() {
+        "A" | "1" => Ok(1),
+        "T" | "10" | "J" | "Q" | "K" => Ok(10),
+        d => d
+            .parse::<u8>()
+            .ok()
+            .filter(|v| (2..=9).contains(v))
+            .with_context(|| format!("`{s}`: a card is A, 2, ..., 9 or T")),
+    }
+}
+
+/// Computes the report.
+pub fn report(a: &Args) -> Result<SplitReport> {
+    let (pair, up) = (rank(&a.pair)?, rank(&a.up)?);
+    let file = crate::game_arg::load_game(&a.game)?;
+    let decks = a.decks.unwrap_or(file.shoe().decks);
+    anyhow::ensure!((1..=8).contains(&decks), "--decks {decks}: 1 to 8");
+    let rules: MainGameRules = main_game_rules(&file, decks).main;
+    let shoe = match a.shoe {
+        Some(s) => s,
+        None => Shoe::decks(u32::from(decks))?,
+    };
+    let opt = optimal_split(&rules, &shoe, pair, up)?;
+    let mut models = Vec::new();
+    let mut no_split = f64::NAN;
+    let mut given = false;
+    for post in PostSplit::ALL {
+        let r = MainGameRules {
+            post_split: post,
+            ..rules.clone()
+        };
+        let e = hand_evs(&r, &shoe, &[pair, pair], up)?;
+        given = e.conditioned;
+        no_split = [Some(e.stand), e.hit, e.double, e.surrender]
+            .into_iter()
+            .flatten()
+            .fold(f64::NEG_INFINITY, f64::max);
+        models.push((post.name(), e.split.context("the pair cannot be split")?));
+    }
+    Ok(SplitReport {
+        game: file.game().id.clone(),
+        pair,
+        up,
+        shoe: shoe.counts(),
+        max_hands: rules.max_split_hands,
+        given_no_blackjack: given,
+        optimal: opt.given_no_natural(given),
+        models,
+        no_split,
+        states: opt.states,
+    })
+}
+
+fn label(r: u8) -> String {
+    match r {
+        1 => "A".into(),
+        10 => "T".into(),
+        v => v.to_string(),
+    }
+}
+
+/// Prints the split's values.
+pub fn run(a: &Args) -> Result<()> {
+    let r = report(a)?;
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
+        return Ok(());
+    }
+    let (p, u) = (label(r.pair), label(r.up));
+    writeln!(
+        out,
+        "SPLIT {p},{p} v {u}  {}, shoe A-T {}, up to {} hands",
+        r.game,
+        shoe_text(&r.shoe),
+        r.max_hands
+    )?;
+    writeln!(
+        out,
+        "Expected value per unit of the initial bet{}:",
+        if r.given_no_blackjack {
+            ", given the dealer has no blackjack"
+        } else {
+            " (a dealer blackjack counted in)"
+        }
+    )?;
+    writeln!(
+        out,
+        "  optimal (every decision on every card seen)  {:+.9}",
+        r.optimal
+    )?;
+    for (name, v) in &r.models {
+        writeln!(out, "  {name:<44} {v:+.9}")?;
+    }
+    writeln!(
+        out,
+        "  {:<44} {:+.9}",
+        "best play without splitting", r.no_split
+    )?;
+    writeln!(out, "({} states valued; see docs/analysis.md)", r.states)?;
+    Ok(())
+}
