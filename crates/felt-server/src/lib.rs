@@ -12,6 +12,8 @@
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
 //!   [`listen`]: the accept loop (connections capped, header and idle timeouts).
+//! - [`wallet`]: the operator's wallet (`felt serve --wallet`): the contract's messages,
+//!   their signature and the client; [`operator_demo`]: a reference operator.
 #![forbid(unsafe_code)]
 
 pub mod accounts;
@@ -25,6 +27,7 @@ pub mod guard;
 pub mod hosting;
 pub mod listen;
 pub mod metrics;
+pub mod operator_demo;
 pub mod origin;
 pub mod protocol;
 pub mod relay;
@@ -32,5 +35,6 @@ pub mod render;
 pub mod sockets;
 pub mod table;
 pub mod test_shoes;
+pub mod wallet;
 pub mod watch;
 pub mod web;

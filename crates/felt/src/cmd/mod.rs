@@ -9,6 +9,7 @@ pub mod games;
 pub mod history;
 pub mod indices;
 pub mod operator;
+pub mod operator_demo;
 pub mod plot;
 pub mod replay;
 pub mod risk;
