@@ -8,6 +8,10 @@ use felt_server::metrics::Metrics;
 use felt_server::operator_demo::books::DemoBooks;
 use felt_server::operator_demo::faults::Faults;
 use felt_server::operator_demo::{self, DemoWallet};
+use felt_server::wallet::outbox::{
+    answer_of, now_ms, outbound, CreditDetail, DebitDetail, Outbound, OutboxWorker, Pass,
+    RetryPolicy, SharedStore,
+};
 use felt_server::wallet::settings::checked_url;
 use felt_server::wallet::wire::{
     request_id, Authenticate, Balance, BalanceAnswer, Credit, Debit, MeterAmount, RefusalCode,
@@ -15,10 +19,10 @@ use felt_server::wallet::wire::{
 };
 use felt_server::wallet::{LostReason, Outcome, WalletClient, WalletSettings};
 use felt_store::{
-    NewRound, NewWalletCall, SqliteStore, Step, Store, WalletAnswer, WalletCallKind, WalletQuery,
-    WalletState,
+    NewRound, NewWalletCall, RoundId, SqliteStore, Step, Store, WalletAnswer, WalletCallKind,
+    WalletQuery, WalletState,
 };
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 const SECRET: &[u8] = b"a test secret of at least thirty-two bytes";
@@ -394,4 +398,267 @@ async fn a_lost_debit_is_rolled_back_through_the_outbox() {
     );
     assert_eq!(op.balance().await, Money::cents(250_00));
     assert_eq!(balance, Money::cents(250_00));
+}
+
+fn open_store(path: &std::path::Path) -> SharedStore {
+    let store: Box<dyn Store + Send> = Box::new(SqliteStore::open(path).unwrap());
+    Arc::new(Mutex::new(store))
+}
+
+fn new_call(kind: WalletCallKind, id: &str, cents: i64, detail: String) -> NewWalletCall {
+    NewWalletCall {
+        transaction_id: id.into(),
+        kind,
+        player: PLAYER.into(),
+        amount: Money::cents(cents),
+        detail_json: detail,
+    }
+}
+
+fn begin(store: &SharedStore, seed: u8) -> RoundId {
+    store
+        .lock()
+        .unwrap()
+        .begin_round(&NewRound {
+            game_id: "blazing-7s".into(),
+            table_id: "t1".into(),
+            seed: [seed; 32],
+            ..NewRound::default()
+        })
+        .unwrap()
+}
+
+/// Ends `round` with its closing credit `id` of these wins.
+fn close_round(store: &SharedStore, round: RoundId, id: &str, wins: Vec<Win>) {
+    let cents = wins.iter().map(|w| w.amount.0.as_cents()).sum();
+    let detail = CreditDetail {
+        round_closed: true,
+        wins,
+        jackpot_award: None,
+    };
+    let close = new_call(
+        WalletCallKind::Credit,
+        id,
+        cents,
+        serde_json::to_string(&detail).unwrap(),
+    );
+    store
+        .lock()
+        .unwrap()
+        .finish_round(
+            round,
+            &Step {
+                wallet: vec![close],
+                ..Step::default()
+            },
+            "{}",
+            None,
+        )
+        .unwrap();
+}
+
+fn debit_detail(cents: i64) -> String {
+    serde_json::to_string(&DebitDetail {
+        wagers: vec![Wager {
+            spot: 1,
+            bet: "main".into(),
+            amount: m(cents),
+        }],
+        jackpot: vec![],
+    })
+    .unwrap()
+}
+
+/// A table's debit: written with its step, sent, its answer recorded.
+async fn table_debit(
+    store: &SharedStore,
+    client: &WalletClient,
+    round: RoundId,
+    id: &str,
+    cents: i64,
+) {
+    let call = new_call(WalletCallKind::Debit, id, cents, debit_detail(cents));
+    let row = {
+        let mut s = store.lock().unwrap();
+        s.record_step(
+            round,
+            &Step {
+                action: Some(r#"{"bet":1}"#.into()),
+                wallet: vec![call],
+                ..Step::default()
+            },
+        )
+        .unwrap();
+        s.wallet_attempt(id, now_ms() + 10_000).unwrap()
+    };
+    let Ok(Outbound::Debit(d)) = outbound(&row) else {
+        panic!("{row:?}")
+    };
+    let answer = answer_of(WalletCallKind::Debit, client.send(&d).await);
+    store.lock().unwrap().wallet_answer(id, &answer).unwrap();
+}
+
+fn states(store: &SharedStore) -> Vec<(String, WalletState)> {
+    let calls = store
+        .lock()
+        .unwrap()
+        .wallet_calls(&WalletQuery::default())
+        .unwrap();
+    calls
+        .into_iter()
+        .map(|c| (c.transaction_id, c.state))
+        .collect()
+}
+
+/// The retry worker sends the rollback of a lost debit and the round's closing credit
+/// until the operator answers, the credit after the rollback, across a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_retries_rollbacks_and_the_closing_credit_across_a_restart() {
+    let op = Operator::start().await;
+    let metrics = Arc::new(Metrics::new());
+    let client = op.client(SECRET, &metrics);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("felt.db");
+    let store = open_store(&path);
+    let round = begin(&store, 2);
+    table_debit(&store, &client, round, "w-d1", 20_00).await;
+    // The double's debit: done by the operator, its answer dropped.
+    op.faults(&["drop-after-commit"]);
+    table_debit(&store, &client, round, "w-d2", 20_00).await;
+    let win = Win {
+        spot: 1,
+        hand: 1,
+        bet: "main".into(),
+        amount: m(40_00),
+    };
+    close_round(&store, round, "w-c", vec![win]);
+
+    // The wallet fails: the rollback is lost, the credit waits for it.
+    op.faults(&["fail-before-commit"]);
+    let worker = OutboxWorker::new(store.clone(), client.clone(), RetryPolicy::default());
+    let now = now_ms();
+    let first = worker.pass(now).await.unwrap();
+    assert_eq!(
+        (first.lost, first.held, first.acknowledged),
+        (1, 1, 0),
+        "{first:?}"
+    );
+    // The rollback is not due again before its pause; the credit still waits for it.
+    assert_eq!(
+        worker.pass(now).await.unwrap(),
+        Pass {
+            held: 1,
+            ..Pass::default()
+        }
+    );
+
+    // felt is killed and restarted; the wallet is back.
+    drop(worker);
+    drop(store);
+    op.faults(&["none"]);
+    let store = open_store(&path);
+    let worker = OutboxWorker::new(store.clone(), client.clone(), RetryPolicy::default());
+    let later = now + 600_000;
+    let second = worker.pass(later).await.unwrap();
+    assert_eq!(
+        (second.acknowledged, second.lost, second.held),
+        (2, 0, 0),
+        "{second:?}"
+    );
+    assert_eq!(worker.pass(later + 600_000).await.unwrap(), Pass::default());
+
+    let s = |id: &str, st| (id.to_string(), st);
+    assert_eq!(
+        states(&store),
+        [
+            s("w-d1", WalletState::Acknowledged),
+            s("w-d2", WalletState::RolledBack),
+            s("w-d2-rollback", WalletState::Acknowledged),
+            s("w-c", WalletState::Acknowledged),
+        ]
+    );
+    let ledger = op.wallet.with_books(|b| b.ledger()).await.unwrap();
+    let moved: Vec<_> = ledger
+        .iter()
+        .map(|r| (r.transaction_id.as_str(), r.delta.as_cents()))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            ("w-d1", -20_00),
+            ("w-d2", -20_00),
+            ("w-d2-rollback", 20_00),
+            ("w-c", 40_00)
+        ]
+    );
+    assert_eq!(op.balance().await, Money::cents(270_00));
+}
+
+/// A debit its table never answered is rolled back by the worker (the operator then
+/// refuses it if it arrives); a call unanswered past the retry time is given up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_rolls_back_debits_of_unknown_fate_and_gives_up_in_time() {
+    let op = Operator::start().await;
+    let metrics = Arc::new(Metrics::new());
+    let client = op.client(SECRET, &metrics);
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_store(&dir.path().join("felt.db"));
+    let round = begin(&store, 3);
+    let orphan = new_call(WalletCallKind::Debit, "u-d1", 5_00, debit_detail(5_00));
+    store
+        .lock()
+        .unwrap()
+        .record_step(
+            round,
+            &Step {
+                wallet: vec![orphan],
+                ..Step::default()
+            },
+        )
+        .unwrap();
+    let policy = RetryPolicy::default();
+    let worker = OutboxWorker::new(store.clone(), client.clone(), policy.clone());
+    let now = now_ms();
+    // Within its grace the table may still send it: left alone.
+    assert_eq!(worker.pass(now).await.unwrap(), Pass::default());
+    let after_grace = now + policy.debit_grace_ms + 1_000;
+    let found = worker.pass(after_grace).await.unwrap();
+    assert_eq!(found.debits_rolled_back, 1, "{found:?}");
+    let sent = worker.pass(after_grace + 1).await.unwrap();
+    assert_eq!(sent.acknowledged, 1, "{sent:?}");
+    // The debit arriving now is refused: the operator remembered the rollback.
+    let late = store
+        .lock()
+        .unwrap()
+        .wallet_calls(&WalletQuery::default())
+        .unwrap();
+    let Ok(Outbound::Debit(d)) = outbound(&late[0]) else {
+        panic!("{late:?}")
+    };
+    assert_eq!(
+        refused(client.send(&d).await),
+        RefusalCode::TransactionMismatch
+    );
+    assert_eq!(op.balance().await, Money::cents(250_00));
+
+    // A credit the wallet never answers is given up after the retry time.
+    let r2 = begin(&store, 4);
+    close_round(&store, r2, "u-c", vec![]);
+    op.faults(&["fail-before-commit"]);
+    let brief = RetryPolicy {
+        retry_for_ms: 60_000,
+        ..RetryPolicy::default()
+    };
+    let worker = OutboxWorker::new(store.clone(), client, brief);
+    let t = now_ms();
+    assert_eq!(worker.pass(t).await.unwrap().lost, 1);
+    assert_eq!(worker.pass(t + 120_000).await.unwrap().gave_up, 1);
+    let given_up = store
+        .lock()
+        .unwrap()
+        .wallet_calls(&WalletQuery::default())
+        .unwrap();
+    let c = given_up.iter().find(|c| c.transaction_id == "u-c").unwrap();
+    assert_eq!(c.state, WalletState::Failed);
+    assert!(c.reason.as_deref().unwrap().starts_with("gave up"), "{c:?}");
 }

@@ -19,3 +19,4 @@ pub mod sim;
 pub mod sim_count;
 pub mod strategy;
 pub mod verify;
+pub mod wallet;
