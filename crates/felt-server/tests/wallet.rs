@@ -3,6 +3,8 @@
 // Amounts are written as units_cents (250_00 is 250.00).
 #![allow(clippy::inconsistent_digit_grouping)]
 
+mod common;
+
 use felt_core::Money;
 use felt_server::metrics::Metrics;
 use felt_server::operator_demo::books::DemoBooks;
@@ -661,4 +663,89 @@ async fn the_worker_rolls_back_debits_of_unknown_fate_and_gives_up_in_time() {
     let c = given_up.iter().find(|c| c.transaction_id == "u-c").unwrap();
     assert_eq!(c.state, WalletState::Failed);
     assert!(c.reason.as_deref().unwrap().starts_with("gave up"), "{c:?}");
+}
+
+const TABLES: &str = "[[table]]\nname = \"lucky-lucky\"\ngame = \"lucky-lucky\"\nbetting_secs = 60\ndecision_secs = 60\npause_ms = 0\n";
+
+/// The operator's staff read the outbox by round or time; nobody else may.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_staff_read_the_wallet_calls_by_round_and_time() {
+    let server = common::start(TABLES).await;
+    let (r1, r2) = server
+        .state
+        .books()
+        .run(|st| -> felt_store::Result<(RoundId, RoundId)> {
+            let mut rounds = Vec::new();
+            for (seed, id) in [(7u8, "api-1-d1"), (8, "api-2-d1")] {
+                let r = st.begin_round(&NewRound {
+                    game_id: "lucky-lucky".into(),
+                    table_id: "offline".into(),
+                    seed: [seed; 32],
+                    ..NewRound::default()
+                })?;
+                st.record_step(
+                    r,
+                    &Step {
+                        wallet: vec![new_call(
+                            WalletCallKind::Debit,
+                            id,
+                            3_00,
+                            debit_detail(3_00),
+                        )],
+                        ..Step::default()
+                    },
+                )?;
+                rounds.push(r);
+            }
+            st.wallet_answer(
+                "api-2-d1",
+                &WalletAnswer::Acknowledged {
+                    balance: Money::cents(1_00),
+                },
+            )?;
+            Ok((rounds[0], rounds[1]))
+        })
+        .await
+        .unwrap();
+    let ask = |cookie: Option<String>, query: String| {
+        let url = format!("{}/api/operator/wallet?{query}", server.url);
+        async move {
+            let mut req = reqwest::Client::new().get(url);
+            if let Some(c) = cookie {
+                req = req.header("cookie", c);
+            }
+            let r = req.send().await.unwrap();
+            let status = r.status().as_u16();
+            (
+                status,
+                r.json::<serde_json::Value>().await.unwrap_or_default(),
+            )
+        }
+    };
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["transaction_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let olga = common::operator(&server, "olga").await;
+    let (status, v) = ask(Some(olga.clone()), format!("round={}", r2.0)).await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(ids(&v), ["api-2-d1"]);
+    assert_eq!(v["calls"][0]["state"], "acknowledged");
+    assert_eq!(v["calls"][0]["balance"], "1.00");
+    let (_, v) = ask(Some(olga.clone()), "since=0&pending=true".into()).await;
+    assert_eq!(ids(&v), ["api-1-d1"]);
+    assert_eq!(v["calls"][0]["round"], r1.0);
+    let (_, v) = ask(Some(olga.clone()), format!("since={}", now_ms() + 60_000)).await;
+    assert!(ids(&v).is_empty(), "{v}");
+    let (status, _) = ask(Some(olga), "round=x".into()).await;
+    assert_eq!(status, 400);
+    // A player's session, or none: refused.
+    let player = common::register(&server.url, "pat").await;
+    assert_eq!(ask(Some(player), "since=0".into()).await.0, 403);
+    assert_eq!(ask(None, "since=0".into()).await.0, 401);
+    server.stop().await;
 }
