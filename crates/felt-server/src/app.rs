@@ -475,6 +475,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/rounds/{id}", get(operator_round))
         .route("/api/operator/incomplete", get(operator_incomplete))
         .route("/api/operator/tables/{name}/close", post(operator_close))
+        .route("/api/operator/wallet", get(operator_wallet))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",
@@ -987,6 +988,46 @@ async fn operator_incomplete(
             )
         })?;
     Ok(Json(json!({ "rounds": rounds })).into_response())
+}
+
+/// The most wallet calls one answer of `GET /api/operator/wallet` lists.
+pub const WALLET_PAGE: usize = 1_000;
+
+/// The question of `GET /api/operator/wallet`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WalletParams {
+    /// Of this round only.
+    round: Option<i64>,
+    /// Written at or after this time (Unix ms).
+    since: Option<i64>,
+    /// Pending only.
+    #[serde(default)]
+    pending: bool,
+}
+
+/// `GET /api/operator/wallet?round=ID` or `?since=UNIX_MS` (`&pending=true`): the
+/// calls to the operator's wallet in the books' outbox with their state, oldest first,
+/// at most [`WALLET_PAGE`] (an operator's session).
+async fn operator_wallet(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+    Query(q): Query<WalletParams>,
+) -> Result<Response, ApiError> {
+    operator(&s, &headers).await?;
+    let query = felt_store::WalletQuery {
+        round: q.round.map(RoundId),
+        since_ms: q.since,
+        state: q.pending.then_some(felt_store::WalletState::Pending),
+        limit: Some(WALLET_PAGE),
+        ..felt_store::WalletQuery::default()
+    };
+    let calls = s
+        .books
+        .read_async(move |st| st.wallet_calls(&query))
+        .await
+        .map_err(store_error)?;
+    Ok(Json(json!({ "calls": calls })).into_response())
 }
 
 async fn operator_close(

@@ -14,6 +14,8 @@
 //!   [`listen`]: the accept loop (connections capped, header and idle timeouts);
 //!   [`topup`]: play-money top-ups when a balance cannot cover a table's minimum;
 //!   [`hint`]: the basic-strategy hint with each choice's expected value.
+//! - [`wallet`]: the operator's wallet (`felt serve --wallet`): the contract's messages,
+//!   their signature and the client; [`operator_demo`]: a reference operator.
 #![forbid(unsafe_code)]
 
 pub mod accounts;
@@ -28,6 +30,7 @@ pub mod hint;
 pub mod hosting;
 pub mod listen;
 pub mod metrics;
+pub mod operator_demo;
 pub mod origin;
 pub mod protocol;
 pub mod relay;
@@ -36,5 +39,6 @@ pub mod sockets;
 pub mod table;
 pub mod test_shoes;
 pub mod topup;
+pub mod wallet;
 pub mod watch;
 pub mod web;

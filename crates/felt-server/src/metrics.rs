@@ -1,12 +1,25 @@
 //! `GET /metrics`: Prometheus text. Connections, tables, rounds, actions, refusals,
 //! the action-to-view latency, the time a message waits in its table's inbox, and the
-//! time a store call waits for and holds the books.
+//! time a store call waits for and holds the books; the calls to an operator's wallet,
+//! their outcomes and lost answers.
 
 use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
+
+/// The labels of a wallet call's count: the call, and its outcome or why its answer
+/// was lost.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, EncodeLabelSet)]
+pub struct WalletLabels {
+    /// `authenticate`, `balance`, `debit`, `credit`, `rollback`.
+    pub call: &'static str,
+    /// `answered`, `refused`, `lost`; or the lost answer's reason.
+    pub outcome: &'static str,
+}
 
 /// The server's metrics.
 pub struct Metrics {
@@ -35,6 +48,12 @@ pub struct Metrics {
     pub commit_wait_seconds: Histogram,
     /// How long a table took over one message (its steps, its views).
     pub message_seconds: Histogram,
+    /// Wallet calls by call and outcome.
+    wallet_calls: Family<WalletLabels, Counter>,
+    /// Lost wallet answers by call and reason.
+    wallet_lost: Family<WalletLabels, Counter>,
+    /// How long each wallet call took (seconds).
+    pub wallet_seconds: Histogram,
 }
 
 impl Default for Metrics {
@@ -59,6 +78,9 @@ impl Metrics {
         let group_calls = Histogram::new(exponential_buckets(1.0, 2.0, 8));
         let commit_wait_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         let message_seconds = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        let wallet_calls = Family::<WalletLabels, Counter>::default();
+        let wallet_lost = Family::<WalletLabels, Counter>::default();
+        let wallet_seconds = Histogram::new(exponential_buckets(0.000_5, 2.0, 16));
         registry.register(
             "connections",
             "Open WebSocket connections",
@@ -103,6 +125,21 @@ impl Metrics {
             "How long a table took over one message (its steps and views)",
             message_seconds.clone(),
         );
+        registry.register(
+            "wallet_calls",
+            "Calls to the operator's wallet, by call and outcome",
+            wallet_calls.clone(),
+        );
+        registry.register(
+            "wallet_lost_answers",
+            "Wallet answers lost (timeout, connection, 5xx, not the contract), by call and reason",
+            wallet_lost.clone(),
+        );
+        registry.register(
+            "wallet_call_seconds",
+            "How long each call to the operator's wallet took",
+            wallet_seconds.clone(),
+        );
         Metrics {
             registry,
             connections,
@@ -117,7 +154,27 @@ impl Metrics {
             group_calls,
             commit_wait_seconds,
             message_seconds,
+            wallet_calls,
+            wallet_lost,
+            wallet_seconds,
         }
+    }
+
+    /// Counts a wallet call and its outcome.
+    pub fn wallet_call(&self, call: &'static str, outcome: &'static str) {
+        self.wallet_calls
+            .get_or_create(&WalletLabels { call, outcome })
+            .inc();
+    }
+
+    /// Counts a lost wallet answer and its reason.
+    pub fn wallet_lost(&self, call: &'static str, reason: &'static str) {
+        self.wallet_lost
+            .get_or_create(&WalletLabels {
+                call,
+                outcome: reason,
+            })
+            .inc();
     }
 
     /// The Prometheus text exposition.

@@ -77,6 +77,7 @@ mod tests {
                 .map(|e| serde_json::to_string(e).unwrap())
                 .collect(),
             movements: Vec::new(),
+            wallet: Vec::new(),
         };
         s.finish_round(id, &last, "{}", None).unwrap();
         id

@@ -310,6 +310,23 @@ pub enum StoreError {
     #[error("{0}; nothing was written")]
     InvalidInput(String),
 
+    /// A wallet call named in a call is not in the books' outbox.
+    #[error("there is no wallet call `{id}` in the books: list them with `felt wallet`")]
+    UnknownWalletCall {
+        /// Its transaction id.
+        id: String,
+    },
+
+    /// A wallet call of this transaction id is in the books already: ids are never reused.
+    #[error(
+        "a wallet call `{id}` is in the books already: each transaction id is used once; \
+         nothing was written"
+    )]
+    WalletCallExists {
+        /// Its transaction id.
+        id: String,
+    },
+
     /// A meter named in a call does not exist.
     #[error("there is no progressive meter `{meter}`: create it first (with its reset value)")]
     UnknownMeter {

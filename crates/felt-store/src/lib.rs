@@ -37,11 +37,13 @@
 //!         Movement::new(alice.clone(), Account::meter("blazing"), Money::cents(1_00),
 //!             MovementKind::Contribution),
 //!     ],
+//!     wallet: vec![],
 //! })?;
 //! books.finish_round(round, &Step {
 //!     action: None,
 //!     events: vec![r#"{"settled":{"spot":0,"win":"20.00"}}"#.into()],
 //!     movements: vec![Movement::new(house, alice, Money::cents(20_00), MovementKind::Payout)],
+//!     wallet: vec![],
 //! }, r#"{"net":"9.00"}"#, Some(b"shoe after round 1"))?;
 //!
 //! assert_eq!(books.balance(&Account::player("alice"))?, Money::cents(109_00));
@@ -120,6 +122,7 @@ mod seating;
 pub mod sqlite;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod wallet;
 
 pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
 pub use books::{BooksReport, Discrepancy};
@@ -139,6 +142,10 @@ pub use path::{default_db_path, resolve_db_path, DB_ENV, DB_FILE_NAME};
 pub use seat::{lock_dir, lock_file, SeatLocks};
 pub use seating::{SeatClaim, STALE_SEAT_MS};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
+pub use wallet::{
+    rollback_id, NewWalletCall, WalletAnswer, WalletCall, WalletCallKind, WalletQuery, WalletState,
+    MAX_TRANSACTION_ID, ROLLBACK_SUFFIX,
+};
 
 use felt_core::money::Money;
 
@@ -218,7 +225,9 @@ pub trait Store {
     /// Voids an open round with `refunds` (usually [`RoundRecord::reversal`]), in one
     /// transaction. The round's shoe is retired with it (cards of it may have been
     /// seen, so none of it is dealt again and its seed becomes public); the table's
-    /// next round commits to a new shoe.
+    /// next round commits to a new shoe. Every debit of the round in the wallet outbox
+    /// that was not refused and has no rollback yet gets one ([`rollback_id`]), in the
+    /// same transaction.
     fn void_round(&mut self, round: RoundId, reason: &str, refunds: &[Movement]) -> Result<()>;
 
     /// Sets a table's shoe (opaque bytes) outside a round, e.g. after a reshuffle.
@@ -319,6 +328,20 @@ pub trait Store {
     /// every meter equals seeds + contributions - awards, no round has anything written
     /// after it ended, every seed matches its hash.
     fn check_books(&self) -> Result<BooksReport>;
+
+    /// The calls of the wallet outbox that `query` asks for, oldest first.
+    fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>>;
+
+    /// Counts an attempt to send wallet call `id`, before it is sent: its attempts rise
+    /// by one and it is not due again before `retry_at_ms`. Returns the call as it
+    /// stands (a call no longer pending is returned unchanged: do not send it).
+    fn wallet_attempt(&mut self, id: &str, retry_at_ms: i64) -> Result<WalletCall>;
+
+    /// Records what came of sending wallet call `id`, in one transaction: the first
+    /// definitive answer stands (a later one changes nothing); a lost answer stays
+    /// pending, and a lost debit gets its rollback; an acknowledged rollback makes its
+    /// debit `rolled-back`. Returns the call as it stands afterwards.
+    fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall>;
 
     /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
     /// or nothing as usual (a failed call leaves no trace), but become durable together

@@ -2,6 +2,7 @@
 
 use crate::error::{Result, StoreError};
 use crate::name::{normalize_cow, validate_name};
+use crate::wallet::NewWalletCall;
 use felt_core::money::Money;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -307,12 +308,18 @@ pub struct Step {
     pub events: Vec<String>,
     /// The money moved, in order.
     pub movements: Vec<Movement>,
+    /// The calls to the operator's wallet the step causes (debits, credits), put in
+    /// the outbox with it, before they are sent (empty with the embedded play money).
+    pub wallet: Vec<NewWalletCall>,
 }
 
 impl Step {
     /// Whether the step holds nothing at all.
     pub fn is_empty(&self) -> bool {
-        self.action.is_none() && self.events.is_empty() && self.movements.is_empty()
+        self.action.is_none()
+            && self.events.is_empty()
+            && self.movements.is_empty()
+            && self.wallet.is_empty()
     }
 
     /// The step as the books keep it (its movements' player names in canonical
@@ -324,6 +331,9 @@ impl Step {
         for (i, e) in self.events.iter().enumerate() {
             validate_json(&format!("event {} of the step", i + 1), e)?;
         }
+        for call in &self.wallet {
+            call.validate()?;
+        }
         let movements = canonical_movements(&self.movements)?;
         Ok(match movements {
             Cow::Borrowed(_) => Cow::Borrowed(self),
@@ -331,6 +341,7 @@ impl Step {
                 action: self.action.clone(),
                 events: self.events.clone(),
                 movements,
+                wallet: self.wallet.clone(),
             }),
         })
     }

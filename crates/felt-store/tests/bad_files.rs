@@ -100,6 +100,7 @@ fn a_foreign_sqlite_database_is_refused() {
 
 #[test]
 fn a_database_from_a_newer_felt_is_refused_untouched() {
+    const NEWER: i64 = felt_store::sqlite::schema::LATEST + 1;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("felt.db");
     {
@@ -108,12 +109,15 @@ fn a_database_from_a_newer_felt_is_refused_untouched() {
     }
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.pragma_update(None, "user_version", 7).unwrap();
+        conn.pragma_update(None, "user_version", NEWER).unwrap();
     }
     let e = SqliteStore::open(&path).unwrap_err();
     match &e {
         StoreError::NewerSchema { found, known, .. } => {
-            assert_eq!((*found, *known), (7, felt_store::sqlite::schema::LATEST))
+            assert_eq!(
+                (*found, *known),
+                (NEWER, felt_store::sqlite::schema::LATEST)
+            )
         }
         other => panic!("expected NewerSchema, got {other}"),
     }
@@ -123,7 +127,7 @@ fn a_database_from_a_newer_felt_is_refused_untouched() {
         &[
             "newer felt",
             &format!(
-                "schema 7, this felt knows {}",
+                "schema {NEWER}, this felt knows {}",
                 felt_store::sqlite::schema::LATEST
             ),
             "upgrade felt",

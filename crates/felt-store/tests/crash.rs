@@ -47,6 +47,7 @@ fn play_forever(path: &Path) {
                     Money::cents(1_00),
                     K::Wager,
                 )],
+                wallet: Vec::new(),
             },
         )
         .expect("bet");
@@ -56,6 +57,7 @@ fn play_forever(path: &Path) {
                 action: None,
                 events: vec![r#"{"card":"Ah"}"#.into(), r#"{"card":"Kd"}"#.into()],
                 movements: vec![],
+                wallet: Vec::new(),
             },
         )
         .expect("deal");
@@ -72,6 +74,7 @@ fn play_forever(path: &Path) {
             } else {
                 vec![]
             },
+            wallet: Vec::new(),
         };
         s.finish_round(r, &last, "{}", Some(i.to_string().as_bytes()))
             .expect("finish");

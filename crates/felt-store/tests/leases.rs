@@ -65,6 +65,7 @@ fn a_server_that_lost_a_table_cannot_write_its_rounds() {
         action: Some(r#"{"deal":1}"#.into()),
         events: vec![r#"{"dealt":1}"#.into()],
         movements: vec![],
+        wallet: Vec::new(),
     };
     assert_eq!(a.record_step(r, &step).unwrap(), 1);
     // B may not write A's table while A holds it.

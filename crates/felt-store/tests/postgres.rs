@@ -73,6 +73,7 @@ fn two_servers_racing_awards_on_one_meter_pay_each_hit_once() {
                                 c(1_00 + i as i64),
                                 K::Contribution,
                             )],
+                            wallet: Vec::new(),
                         },
                     )
                     .unwrap();
@@ -95,6 +96,7 @@ fn two_servers_racing_awards_on_one_meter_pay_each_hit_once() {
                                     c(award),
                                     K::Award,
                                 )],
+                                wallet: Vec::new(),
                             })
                         })
                         .unwrap();

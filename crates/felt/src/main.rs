@@ -64,6 +64,12 @@ enum Command {
     Bots(cmd::bots::Args),
     /// Make an operator login of the online tables (password on standard input).
     Operator(cmd::operator::Args),
+    /// List the calls to the operator's wallet with their state, for reconciliation.
+    Wallet(cmd::wallet::Args),
+    /// A reference operator's wallet (docs/operators.md), with faults to inject for
+    /// tests, and its launch links.
+    #[command(name = "operator-demo")]
+    OperatorDemo(cmd::operator_demo::Args),
     /// Check each retired shoe's seed against the commitment published before its
     /// first card, and the cards it dealt against the order its seed gives.
     Verify(cmd::verify::Args),
@@ -95,6 +101,8 @@ fn main() -> ExitCode {
         Command::RngTest(a) => cmd::rng_test::run(&a),
         Command::Serve(a) => cmd::serve::run(&a),
         Command::Operator(a) => cmd::operator::run(&a),
+        Command::OperatorDemo(a) => cmd::operator_demo::run(&a),
+        Command::Wallet(a) => cmd::wallet::run(&a),
         Command::Bots(a) => cmd::bots::run(&a),
     };
     match result {

@@ -304,3 +304,43 @@ fn serve_refuses_the_test_mode_on_an_address_that_is_not_loopback() {
         "{e}"
     );
 }
+
+#[test]
+fn serve_refuses_a_wallet_without_a_secret_file_or_over_plain_http() {
+    let e = refused(&["serve", "--wallet", "https://wallet.example.com/felt"]);
+    assert!(e.contains("--wallet-secret-file"), "{e}");
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("wallet.secret");
+    std::fs::write(&secret, "0123456789abcdef0123456789abcdef\n").unwrap();
+    let secret = secret.to_str().unwrap();
+    let e = refused(&[
+        "serve",
+        "--wallet",
+        "http://wallet.example.com/felt",
+        "--wallet-secret-file",
+        secret,
+    ]);
+    assert!(
+        e.contains("plain http://") && e.contains("wallet.example.com"),
+        "{e}"
+    );
+    let short = dir.path().join("short.secret");
+    std::fs::write(&short, "too short").unwrap();
+    let e = refused(&[
+        "serve",
+        "--wallet",
+        "http://127.0.0.1:9/wallet",
+        "--wallet-secret-file",
+        short.to_str().unwrap(),
+    ]);
+    assert!(e.contains("at least 32"), "{e}");
+    // Good settings: still refused, saying what this felt does not do yet.
+    let e = refused(&[
+        "serve",
+        "--wallet",
+        "http://127.0.0.1:9/wallet",
+        "--wallet-secret-file",
+        secret,
+    ]);
+    assert!(e.contains("does not yet move"), "{e}");
+}

@@ -27,6 +27,7 @@ pub mod schema;
 mod seat;
 mod seating;
 mod tls;
+mod wallet;
 mod write;
 
 pub use listen::{Notice, PgListener, METERS_CHANNEL, TABLES_CHANNEL};
@@ -45,6 +46,7 @@ use crate::model::{
 use crate::name::validate_name;
 use crate::seating::{checked_seat, SeatClaim};
 use crate::sqlite::{AppliedMigration, OpenOptions};
+use crate::wallet::{WalletAnswer, WalletCall, WalletQuery};
 use crate::Store;
 use ::postgres::Client;
 use conn::{get, Conn};
@@ -774,6 +776,7 @@ impl Store for PgStore {
             write::require_open(c, round, fence.as_deref())?;
             write::post(c, &refunds, Some(round.0), Limit::Round)?;
             write::close_round(c, round, RoundStatus::Voided, None, Some(reason), None)?;
+            wallet::roll_back_round(c, round)?;
             write::retire_round_shoe(c, round)
         })
     }
@@ -1025,6 +1028,18 @@ impl Store for PgStore {
 
     fn check_books(&self) -> Result<BooksReport> {
         self.read(audit::check)
+    }
+
+    fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
+        self.read(|c| wallet::list(c, query))
+    }
+
+    fn wallet_attempt(&mut self, id: &str, retry_at_ms: i64) -> Result<WalletCall> {
+        self.write(|c| wallet::attempt(c, id, retry_at_ms))
+    }
+
+    fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall> {
+        self.write(|c| wallet::answer(c, id, answer))
     }
 
     fn claim_tables(

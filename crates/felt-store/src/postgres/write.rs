@@ -266,6 +266,7 @@ pub(crate) fn insert_step(c: &mut Conn, round: RoundId, step: &Step) -> R<u32> {
     for m in &step.movements {
         apply_movement(c, &mut locked, m, Some(round.0), Some(seq), Limit::Round)?;
     }
+    super::wallet::insert(c, round, &step.wallet)?;
     u32::try_from(seq).map_err(|_| damaged(format!("round {round} has step {seq}")))
 }
 
@@ -368,6 +369,9 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
     }
     if end.retire_shoe || status == RoundStatus::Voided {
         retire_round_shoe(c, round)?;
+    }
+    if status == RoundStatus::Voided {
+        super::wallet::roll_back_round(c, round)?;
     }
     Ok(seq)
 }

@@ -22,6 +22,7 @@ pub mod schema;
 mod seating;
 #[cfg(test)]
 mod tests;
+mod wallet;
 
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
@@ -35,6 +36,7 @@ use crate::model::{
 };
 use crate::name::validate_name;
 use crate::seating::{checked_seat, SeatClaim};
+use crate::wallet::{WalletAnswer, WalletCall, WalletQuery};
 use crate::Store;
 use felt_core::money::Money;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -671,6 +673,7 @@ fn insert_step(tx: &Connection, round: RoundId, step: &Step) -> R<u32> {
     for m in &step.movements {
         apply_movement(tx, m, Some(round.0), Some(seq), Limit::Round)?;
     }
+    wallet::insert(tx, round, &step.wallet)?;
     u32::try_from(seq).map_err(|_| damaged(format!("round {round} has step {seq}")))
 }
 
@@ -775,6 +778,9 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
     }
     if end.retire_shoe || status == RoundStatus::Voided {
         retire_round_shoe(tx, round)?;
+    }
+    if status == RoundStatus::Voided {
+        wallet::roll_back_round(tx, round)?;
     }
     Ok(seq)
 }
@@ -1012,6 +1018,7 @@ impl Store for SqliteStore {
                 apply_movement(tx, m, Some(round.0), None, Limit::Round)?;
             }
             close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)?;
+            wallet::roll_back_round(tx, round)?;
             retire_round_shoe(tx, round)
         })
     }
@@ -1268,6 +1275,18 @@ impl Store for SqliteStore {
 
     fn close_web_session(&mut self, token_sha256: &str) -> Result<()> {
         self.write(|tx| logins::close_session(tx, token_sha256))
+    }
+
+    fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
+        self.read(|c| wallet::list(c, query))
+    }
+
+    fn wallet_attempt(&mut self, id: &str, retry_at_ms: i64) -> Result<WalletCall> {
+        self.write(|tx| wallet::attempt(tx, id, retry_at_ms))
+    }
+
+    fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall> {
+        self.write(|tx| wallet::answer(tx, id, answer))
     }
 
     fn claim_tables(

@@ -51,10 +51,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "table seats: one table per player, across the servers",
         sql: V6,
     },
+    Migration {
+        version: 7,
+        name: "the outbox of calls to an operator's wallet",
+        sql: V7,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 6;
+pub const LATEST: i64 = 7;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -281,4 +286,46 @@ CREATE TABLE seats (
     since_ms INTEGER NOT NULL,
     UNIQUE (table_id, seat)
 ) WITHOUT ROWID;
+"#;
+
+const V7: &str = r#"
+-- The outbox of calls to an operator's wallet (felt serve --wallet): each debit and
+-- credit is written with the round's step that causes it, before it is sent; the books
+-- write the rollbacks. A call keeps its content for ever (it is sent again as it was);
+-- only its state, answer and attempts change. Times are Unix milliseconds.
+CREATE TABLE wallet_calls (
+    seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+    transaction_id  TEXT NOT NULL UNIQUE CHECK (length(transaction_id) BETWEEN 1 AND 128),
+    kind            TEXT NOT NULL CHECK (kind IN ('debit', 'credit', 'rollback')),
+    round_id        INTEGER NOT NULL REFERENCES rounds(id),
+    table_id        TEXT NOT NULL,
+    player          TEXT NOT NULL,
+    amount_cents    INTEGER NOT NULL CHECK (amount_cents >= 0),
+    detail_json     TEXT NOT NULL,
+    rolls_back      TEXT REFERENCES wallet_calls(transaction_id),
+    rollback        TEXT,
+    state           TEXT NOT NULL DEFAULT 'pending'
+                    CHECK (state IN ('pending', 'acknowledged', 'rolled-back', 'failed')),
+    reason          TEXT,
+    balance_cents   INTEGER,
+    attempts        INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    next_attempt_ms INTEGER NOT NULL,
+    last_error      TEXT,
+    created_ms      INTEGER NOT NULL,
+    settled_ms      INTEGER,
+    CHECK ((kind = 'rollback') = (rolls_back IS NOT NULL))
+);
+CREATE INDEX wallet_calls_round ON wallet_calls (round_id);
+CREATE INDEX wallet_calls_created ON wallet_calls (created_ms);
+CREATE INDEX wallet_calls_pending ON wallet_calls (next_attempt_ms) WHERE state = 'pending';
+
+CREATE TRIGGER wallet_calls_no_delete BEFORE DELETE ON wallet_calls
+BEGIN SELECT RAISE(ABORT, 'felt: wallet calls are never deleted'); END;
+CREATE TRIGGER wallet_calls_fixed BEFORE UPDATE OF seq, transaction_id, kind, round_id,
+    table_id, player, amount_cents, detail_json, rolls_back ON wallet_calls
+BEGIN SELECT RAISE(ABORT, 'felt: a wallet call keeps its content'); END;
+CREATE TRIGGER wallet_calls_settled BEFORE UPDATE OF state ON wallet_calls
+WHEN OLD.state <> NEW.state AND OLD.state <> 'pending'
+    AND NOT (OLD.state = 'acknowledged' AND NEW.state = 'rolled-back')
+BEGIN SELECT RAISE(ABORT, 'felt: a wallet call answered stays answered'); END;
 "#;

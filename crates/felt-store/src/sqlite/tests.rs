@@ -77,6 +77,7 @@ fn a_full_disk_fails_the_step_and_loses_nothing() {
                 Money::cents(1),
                 MovementKind::Wager,
             )],
+            wallet: Vec::new(),
         };
         match s.record_step(r, &step) {
             Ok(_) => written += 1,

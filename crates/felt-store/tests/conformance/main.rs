@@ -13,6 +13,7 @@ mod names;
 mod recall;
 mod seats;
 mod step_with;
+mod wallet;
 
 use felt_core::Money;
 use felt_store::testing::TestPostgres;
@@ -127,6 +128,7 @@ pub fn step(action: Option<&str>, events: &[&str], movements: Vec<Movement>) -> 
         action: action.map(str::to_string),
         events: events.iter().map(|e| e.to_string()).collect(),
         movements,
+        wallet: Vec::new(),
     }
 }
 
@@ -190,6 +192,11 @@ conformance! {
     seats::a_seat_at_a_table_nobody_deals_any_more_does_not_hold_its_player,
     seats::a_fenced_connection_seats_only_at_the_tables_it_holds,
     step_with::a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction,
+    wallet::a_call_is_written_with_its_step_or_not_at_all,
+    wallet::answers_settle_a_call_once_and_a_lost_debit_is_rolled_back,
+    wallet::a_voided_round_rolls_back_its_debits,
+    wallet::calls_are_listed_by_round_table_state_time_and_due,
+    wallet::pending_calls_survive_a_restart_and_are_shared_by_servers,
 }
 
 #[test]

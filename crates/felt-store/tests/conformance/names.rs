@@ -56,6 +56,7 @@ pub fn names_that_look_the_same_are_one_wallet(s: &mut Books) {
                 c(2_00),
                 MovementKind::Wager,
             )],
+            wallet: Vec::new(),
         },
     )
     .unwrap();

@@ -17,6 +17,7 @@ fn award_all(values: &[Money], to: &str) -> Step {
             values[0],
             K::Award,
         )],
+        wallet: Vec::new(),
     }
 }
 
@@ -45,6 +46,7 @@ pub fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction(a:
                 c(5_00),
                 K::Contribution,
             )],
+            wallet: Vec::new(),
         },
     )
     .unwrap();

@@ -82,11 +82,26 @@ pub struct Args {
     /// behind one NAT share an address: raise it for them, or trust their proxy).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub sockets_per_address: u32,
+    /// The operator's wallet (docs/operators.md): its base URL, https:// (http:// only
+    /// to this machine).
+    #[arg(long, value_name = "URL")]
+    pub wallet: Option<String>,
+    /// The secret the wallet calls are signed with (required with --wallet).
+    #[arg(long, value_name = "FILE", requires = "wallet")]
+    pub wallet_secret_file: Option<std::path::PathBuf>,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
 pub fn run(a: &Args) -> Result<()> {
     init_logs(a.json_logs);
+    if let Some(url) = &a.wallet {
+        felt_server::wallet::WalletSettings::from_args(url, a.wallet_secret_file.as_deref())?;
+        anyhow::bail!(
+            "--wallet {url}: the settings are good, but this felt does not yet move the tables' \
+             money through an operator's wallet (docs/operators.md, \"What this version \
+             does\"); nothing was started"
+        );
+    }
     anyhow::ensure!(
         !a.test_shoes || a.addr.ip().is_loopback(),
         "--test-shoes deals chosen cards: it is refused on {}, allowed only on a loopback \

@@ -1,0 +1,14 @@
+//! The operator's wallet (`felt serve --wallet`, `docs/operators.md`): the contract's
+//! messages ([`wire`]), their signature ([`signature`]), where the wallet is
+//! ([`settings`]), the client that sends the calls and judges the answers
+//! ([`client`]), and the worker that sends the books' outbox again until answered
+//! ([`outbox`]).
+
+pub mod client;
+pub mod outbox;
+pub mod settings;
+pub mod signature;
+pub mod wire;
+
+pub use client::{Lost, LostReason, Outcome, WalletClient};
+pub use settings::{SettingsError, WalletSettings};
