@@ -322,6 +322,9 @@ struct RoundState {
     settlements: Vec<Value>,
     /// The hand the decision timer runs for.
     timed: Option<(u8, HandRef)>,
+    /// Balances of players who topped up during this betting window before betting
+    /// (read once from the books at the deposit; the round's own balance is older).
+    deposited: HashMap<String, Money>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -587,6 +590,7 @@ impl Actor {
             window: None,
             settlements: Vec::new(),
             timed: None,
+            deposited: HashMap::new(),
         });
         // The round goes on where it stopped: a betting window runs again, chance
         // steps are dealt, the decision (or offer) timer runs, so a player who does
@@ -695,6 +699,13 @@ impl Actor {
                 if pending && self.seat_of(&player).is_some() {
                     self.drop_pending();
                     self.timer = None;
+                } else if self.round.is_some() {
+                    // Others have bet: the window stays; the player sees the new
+                    // balance now and bets with it in the next round.
+                    let balance = self.books.read(|s| s.balance(&Account::player(&player)));
+                    if let (Some(r), Ok(b)) = (self.round.as_mut(), balance) {
+                        r.deposited.insert(player, b);
+                    }
                 }
                 self.broadcast(&[], None);
                 Ok(())
@@ -1676,6 +1687,7 @@ impl Actor {
             window: None,
             settlements: Vec::new(),
             timed: None,
+            deposited: HashMap::new(),
         });
         self.last = None;
         self.timer = Some((
@@ -1886,12 +1898,17 @@ impl Actor {
     fn you(&self, player: &str) -> Value {
         let engine_seat = self.engine_seat(player);
         let round = self.round.as_ref();
-        // The round's balance once the player has bet (or the cards are out); before,
-        // the books' (a top-up shows at once).
+        // The round's balance, or before the player's bet, one topped up during this
+        // window (see `RoundState::deposited`); the books' when there is no round.
         let balance = round
             .zip(engine_seat)
-            .filter(|(r, e)| r.bet.contains(e) || r.live.engine.phase() != Phase::Betting)
-            .and_then(|(r, e)| r.live.engine.balance(e))
+            .and_then(|(r, e)| {
+                let betting = !r.bet.contains(&e) && r.live.engine.phase() == Phase::Betting;
+                betting
+                    .then(|| r.deposited.get(player).copied())
+                    .flatten()
+                    .or_else(|| r.live.engine.balance(e))
+            })
             .or_else(|| {
                 self.books
                     .read(|s| s.balance(&Account::player(player)))
