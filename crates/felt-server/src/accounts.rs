@@ -2,7 +2,7 @@
 //! /api/me`, under the [`crate::guard`]'s rules (throttled per client address, one
 //! check-and-count at a time per account, the hashing bounded).
 
-use crate::app::{now_ms, store_error, who, ApiError, Shared};
+use crate::app::{store_error, who, ApiError, Shared};
 use crate::auth;
 use crate::guard::Busy;
 use axum::extract::rejection::JsonRejection;
@@ -122,10 +122,10 @@ pub(crate) async fn register(
     let (token, token_hash) = auth::new_token();
     let start = s.settings().starting_balance;
     let n = name.clone();
+    let now = s.now_ms();
     let made = s
         .books()
         .run(move |st| -> felt_store::Result<()> {
-            let now = now_ms();
             st.create_login(&NewLogin {
                 name: &n,
                 password_hash: &hash,
@@ -202,7 +202,7 @@ pub(crate) async fn login(
     };
     if read(name.clone())
         .await?
-        .is_some_and(|l| l.is_locked(now_ms()))
+        .is_some_and(|l| l.is_locked(s.now_ms()))
     {
         drop(admitted);
         tokio::time::sleep(guard.locked_delay()).await;
@@ -237,22 +237,23 @@ pub(crate) async fn login(
     let policy = s.settings().lock;
     if !ok {
         let n = name.clone();
+        let now = s.now_ms();
         let after = s
             .books()
-            .run(move |st| st.login_failed(&n, now_ms(), policy))
+            .run(move |st| st.login_failed(&n, now, policy))
             .await
             .map_err(|e| store_error(e).into_response())?;
         drop(turn);
-        tracing::warn!(player = %name, %ip, locked = after.is_locked(now_ms()), "a failed login");
+        tracing::warn!(player = %name, %ip, locked = after.is_locked(s.now_ms()), "a failed login");
         return Err(refused());
     }
     guard.login_ok(ip);
     let (token, token_hash) = auth::new_token();
     let n = name.clone();
+    let now = s.now_ms();
     let previous = s
         .books()
         .run(move |st| -> felt_store::Result<Option<i64>> {
-            let now = now_ms();
             let prev = st.login_succeeded(&n, now)?;
             st.open_web_session(&token_hash, &n, now)?;
             Ok(prev)
@@ -316,7 +317,7 @@ pub(crate) async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Re
         )
         .await
         .map_err(store_error)?;
-    let top_up = crate::topup::offer(s.settings().top_up, top_up.as_deref(), now_ms());
+    let top_up = crate::topup::offer(s.settings().top_up, top_up.as_deref(), s.now_ms());
     Ok(Json(json!({
         "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
         "top_up": top_up,

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// What the server is set to.
 #[derive(Debug, Clone)]
@@ -124,6 +124,8 @@ pub struct Server {
     guard: crate::guard::Guard,
     /// The basic strategies computed for hints.
     strategies: crate::hint::Strategies,
+    /// The wall clock of limits, breaks, reality checks and lock-outs.
+    clock: Arc<crate::clock::Clock>,
 }
 
 /// The shared state as handlers see it.
@@ -176,6 +178,7 @@ impl Server {
             draining: AtomicBool::new(false),
             guard,
             strategies: Default::default(),
+            clock: Arc::new(crate::clock::Clock::system()),
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -250,7 +253,12 @@ impl Server {
             if self.draining.load(Ordering::SeqCst) {
                 continue;
             }
-            match table::spawn(slot.cfg.clone(), self.books.clone(), self.metrics.clone()) {
+            let services = table::Services {
+                books: self.books.clone(),
+                metrics: self.metrics.clone(),
+                clock: self.clock.clone(),
+            };
+            match table::spawn(slot.cfg.clone(), services) {
                 Ok((handle, _thread)) => {
                     tracing::info!(table = %slot.cfg.name, server = %me, again = failed, "dealing the table");
                     *here = Some(handle);
@@ -364,6 +372,16 @@ impl Server {
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The server's wall clock ([`crate::clock`]).
+    pub fn clock(&self) -> &Arc<crate::clock::Clock> {
+        &self.clock
+    }
+
+    /// Now on the server's clock ([`crate::clock`]), in milliseconds since the epoch.
+    pub fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
     }
 
     /// What the server is set to.
@@ -481,6 +499,7 @@ pub fn router(state: Shared) -> Router {
             "/api/test/tables/{name}/shoe",
             post(crate::test_shoes::stack),
         )
+        .route("/api/test/clock", post(crate::clock::advance))
         .merge(crate::web::routes())
         .layer(axum::middleware::from_fn_with_state(
             public_url,
@@ -497,13 +516,6 @@ pub fn ops_router(state: Shared) -> Router {
         .route("/healthz", get(ops_healthz))
         .route("/metrics", get(ops_metrics))
         .with_state(state)
-}
-
-/// Now, in milliseconds since the epoch.
-pub(crate) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// An API error: a status, a code and a sentence.
@@ -610,9 +622,10 @@ pub(crate) async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError
         .ok_or_else(none)?;
     let hash = auth::token_hash(token);
     let idle = s.settings.idle_ms;
+    let now = s.now_ms();
     let found = s
         .books
-        .run(move |st| standing_session(st, &hash, idle, true))
+        .run(move |st| standing_session(st, &hash, idle, true, now))
         .await
         .map_err(store_error)?;
     found
@@ -631,11 +644,11 @@ fn standing_session(
     hash: &str,
     idle_ms: i64,
     used: bool,
+    now: i64,
 ) -> felt_store::Result<Option<felt_store::WebSession>> {
     let Some(w) = st.web_session(hash)? else {
         return Ok(None);
     };
-    let now = now_ms();
     if now - w.last_seen_ms > idle_ms {
         st.close_web_session(hash)?;
         return Ok(None);
@@ -1152,8 +1165,9 @@ fn session_check(idle_ms: i64) -> Duration {
 /// marks it used when the socket was `active` since the last check.
 async fn session_stands(s: &Shared, hash: String, active: bool) -> bool {
     let idle = s.settings.idle_ms;
+    let now = s.now_ms();
     s.books
-        .run(move |st| standing_session(st, &hash, idle, active))
+        .run(move |st| standing_session(st, &hash, idle, active, now))
         .await
         .map(|w| w.is_some())
         // The books cannot say now: the socket stays; the next check decides.

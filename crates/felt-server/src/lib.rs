@@ -7,7 +7,8 @@
 //!   table; [`watch`]: meters linked across tables and servers, pushed to every
 //!   client.
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
-//!   given shoe.
+//!   given shoe; [`clock`]: the wall clock of limits, breaks and sessions, which the test
+//!   mode moves forward.
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
@@ -24,6 +25,7 @@ pub mod auth;
 pub mod books;
 pub mod bots;
 pub mod client;
+pub mod clock;
 pub mod config;
 pub mod guard;
 pub mod hint;

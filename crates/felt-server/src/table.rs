@@ -170,14 +170,28 @@ pub fn check(cfg: &TableConfig) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// What a table uses of the server's.
+pub struct Services {
+    /// The books.
+    pub books: Books,
+    /// The server's metrics.
+    pub metrics: Arc<Metrics>,
+    /// The server's wall clock.
+    pub clock: Arc<crate::clock::Clock>,
+}
+
 /// Starts a table's thread; the books are read for the players seated at it (a player
 /// sits at one table at a time, whichever server deals it: the books keep the seats)
 /// and the round it left unfinished.
 pub fn spawn(
     cfg: TableConfig,
-    books: Books,
-    metrics: Arc<Metrics>,
+    services: Services,
 ) -> Result<(TableHandle, std::thread::JoinHandle<()>), String> {
+    let Services {
+        books,
+        metrics,
+        clock,
+    } = services;
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
     let info = Arc::new(RwLock::new(TableInfo {
         name: cfg.name.clone(),
@@ -223,6 +237,7 @@ pub fn spawn(
         ctx,
         books,
         metrics,
+        clock,
         info: info.clone(),
         conns: BTreeMap::new(),
         seats: vec![None; seats],
@@ -359,6 +374,9 @@ struct Actor {
     ctx: Ctx,
     books: Books,
     metrics: Arc<Metrics>,
+    /// The server's wall clock (limits, breaks, reality checks).
+    #[allow(dead_code)]
+    clock: Arc<crate::clock::Clock>,
     info: Arc<RwLock<TableInfo>>,
     conns: BTreeMap<u64, Conn>,
     seats: Vec<Option<Seated>>,

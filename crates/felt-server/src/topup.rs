@@ -5,7 +5,7 @@
 //! per [`TopUp::every`]: the last top-up is read from the ledger, so the rule holds
 //! across restarts and servers.
 
-use crate::app::{now_ms, store_error, who, ApiError, Shared};
+use crate::app::{store_error, who, ApiError, Shared};
 use crate::table::ToTable;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -199,13 +199,14 @@ pub(crate) async fn top_up(
     let player = w.name.clone();
     // The check and the deposit in one call of the books' writer: two requests of one
     // player at once are one after the other.
+    let now = s.now_ms();
     let done = s
         .books()
         .run(move |st| -> felt_store::Result<Result<Money, Refusal>> {
             let balance = st.balance(&Account::player(player.clone()))?;
             let last = st.last_deposit(&player, MEMO)?;
             let last_ms = last.as_ref().and_then(|m| parse_ms(&m.at));
-            if let Err(r) = check(rule, balance, minimum, last_ms, now_ms()) {
+            if let Err(r) = check(rule, balance, minimum, last_ms, now) {
                 return Ok(Err(r));
             }
             let m = Movement::new(

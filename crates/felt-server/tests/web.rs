@@ -168,3 +168,61 @@ async fn a_stacked_shoe_deals_its_cards_and_its_round_is_marked_in_the_books() {
     assert!(felt_server::test_shoes::MARK.contains("--shoe"));
     assert!(store.check_books().unwrap().is_sound());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_test_clock_moves_only_in_test_mode_for_an_operator_and_ages_a_session() {
+    let http = reqwest::Client::new();
+    // Off by default: the endpoint does not exist.
+    let off = start(false).await;
+    let r = http
+        .post(format!("{}/api/test/clock", off.url))
+        .json(&json!({"advance_secs": 60}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+    off.stop().await;
+
+    let server = start(true).await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let player = register(&url, "pia").await;
+    let advance = |cookie: &str, body: Value| {
+        http.post(format!("{url}/api/test/clock"))
+            .header("cookie", cookie)
+            .json(&body)
+            .send()
+    };
+    // Only an operator moves it, only forward, only by a well-formed amount.
+    let r = advance(&player, json!({"advance_secs": 60})).await.unwrap();
+    assert_eq!(r.status(), 403);
+    for bad in [
+        json!({"advance_secs": 0}),
+        json!({"advance_secs": -60}),
+        json!({"advance_secs": 400 * 24 * 3600}),
+        json!({"secs": 60}),
+    ] {
+        let r = advance(&op, bad.clone()).await.unwrap();
+        assert_eq!(r.status(), 400, "{bad}");
+        assert_eq!(r.json::<Value>().await.unwrap()["error"], "bad-request");
+    }
+    assert_eq!(server.state.clock().offset_ms(), 0, "refusals move nothing");
+    let me = |cookie: String| {
+        http.get(format!("{url}/api/me"))
+            .header("cookie", cookie)
+            .send()
+    };
+    assert_eq!(me(player.clone()).await.unwrap().status(), 200);
+    // Past the idle time on the server's clock, the player's session has ended.
+    let idle_secs = server.state.settings().idle_ms / 1000;
+    let r = advance(&op, json!({"advance_secs": idle_secs + 60}))
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let moved: Value = r.json().await.unwrap();
+    assert_eq!(moved["offset_ms"], (idle_secs + 60) * 1000);
+    let r = me(player).await.unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(r.json::<Value>().await.unwrap()["error"], "no-session");
+    server.stop().await;
+}

@@ -195,7 +195,9 @@ pub fn run(a: &Args) -> Result<()> {
         );
         println!("Open http://{local}/ in a browser to play.");
         if a.test_shoes {
-            println!("felt serve: TEST MODE: POST /api/test/tables/NAME/shoe stacks a shoe");
+            println!(
+                "felt serve: TEST MODE: POST /api/test/tables/NAME/shoe stacks a shoe, POST /api/test/clock moves the clock forward"
+            );
         }
         app::serve(
             listener,
