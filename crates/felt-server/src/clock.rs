@@ -70,15 +70,8 @@ pub async fn advance(
     let refuse = |status: StatusCode, code: &str, message: String| {
         (status, Json(json!({"error": code, "message": message}))).into_response()
     };
-    if !s.settings().test_shoes {
-        return refuse(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            "there is no such page (the test mode is off)".to_string(),
-        );
-    }
-    if let Err(e) = crate::app::operator(&s, &headers).await {
-        return e.into_response();
+    if let Err(refused) = crate::test_shoes::admitted(&s, &headers).await {
+        return refused;
     }
     let secs = match body {
         Ok(Json(b)) if (1..=MAX_ADVANCE_SECS).contains(&b.advance_secs) => b.advance_secs,

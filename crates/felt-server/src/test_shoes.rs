@@ -36,6 +36,22 @@ fn refuse(status: StatusCode, code: &str, message: String) -> Response {
     (status, Json(json!({"error": code, "message": message}))).into_response()
 }
 
+/// Whether a request may use the test mode: the mode is on (else `404`, as if the page
+/// did not exist) and the session is an operator's (`401`, `403`).
+pub async fn admitted(s: &Shared, headers: &HeaderMap) -> Result<(), Response> {
+    if !s.settings().test_shoes {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "there is no such page (the test mode is off)".to_string(),
+        ));
+    }
+    crate::app::operator(s, headers)
+        .await
+        .map(|_| ())
+        .map_err(IntoResponse::into_response)
+}
+
 /// A shoe of the rules' decks with `cards` first, the rest shuffled from entropy.
 pub fn stacked(rules: &felt_core::Rules, cards: &[Card]) -> Result<Shoe, String> {
     let mut rng = rand_chacha::ChaCha20Rng::from_seed(rand::random());
@@ -51,15 +67,8 @@ pub async fn stack(
     headers: HeaderMap,
     body: Result<Json<StackBody>, axum::extract::rejection::JsonRejection>,
 ) -> Response {
-    if !s.settings().test_shoes {
-        return refuse(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            "there is no such page (the test mode is off)".to_string(),
-        );
-    }
-    if let Err(e) = crate::app::operator(&s, &headers).await {
-        return e.into_response();
+    if let Err(refused) = admitted(&s, &headers).await {
+        return refused;
     }
     let Some((cfg, handle)) = s.table(&name) else {
         return refuse(
