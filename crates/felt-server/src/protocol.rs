@@ -197,6 +197,9 @@ pub enum Code {
     Busy,
     /// Only an operator may do this.
     Forbidden,
+    /// A reality check waits for the player's answer (`POST
+    /// /api/session/reality-check`): no bet until then.
+    RealityCheck,
     /// The socket's session ended (log-out, expiry, an operator's exclusion): the
     /// socket closes; log in again.
     SessionEnded,

@@ -178,6 +178,8 @@ pub struct Services {
     pub metrics: Arc<Metrics>,
     /// The server's wall clock.
     pub clock: Arc<crate::clock::Clock>,
+    /// The players' reality-check schedules (a bet waits for a due check's answer).
+    pub reality: Arc<crate::reality::Checks>,
 }
 
 /// Starts a table's thread; the books are read for the players seated at it (a player
@@ -191,6 +193,7 @@ pub fn spawn(
         books,
         metrics,
         clock,
+        reality,
     } = services;
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
     let info = Arc::new(RwLock::new(TableInfo {
@@ -238,6 +241,7 @@ pub fn spawn(
         books,
         metrics,
         clock,
+        reality,
         info: info.clone(),
         conns: BTreeMap::new(),
         seats: vec![None; seats],
@@ -375,8 +379,9 @@ struct Actor {
     books: Books,
     metrics: Arc<Metrics>,
     /// The server's wall clock (limits, breaks, reality checks).
-    #[allow(dead_code)]
     clock: Arc<crate::clock::Clock>,
+    /// The players' reality-check schedules.
+    reality: Arc<crate::reality::Checks>,
     info: Arc<RwLock<TableInfo>>,
     conns: BTreeMap<u64, Conn>,
     seats: Vec<Option<Seated>>,
@@ -1172,6 +1177,11 @@ impl Actor {
             self.refuse(conn, Code::NotSeated, m, Some(id));
             return Ok(());
         };
+        if self.reality.due(player, self.clock.now_ms()) {
+            let m = "a reality check waits for your answer: continue or log out, then bet";
+            self.refuse(conn, Code::RealityCheck, m, Some(id));
+            return Ok(());
+        }
         if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
             self.refuse(
                 conn,

@@ -309,6 +309,10 @@ pub trait Store {
     /// the login as it now stands.
     fn login_failed(&mut self, name: &str, now_ms: i64, policy: LockPolicy) -> Result<Login>;
 
+    /// Lifts a login's lock and forgets its failures (an operator's act); returns the
+    /// end of the lock it had, if any (past or not).
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>>;
+
     /// Sets a login's password hash and role.
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()>;
 

@@ -1006,6 +1006,10 @@ impl Store for PgStore {
         self.write(|c| logins::failed(c, name, now_ms, policy))
     }
 
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>> {
+        self.write(|c| logins::unlock(c, name))
+    }
+
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()> {
         self.write(|c| logins::set(c, name, password_hash, role))
     }

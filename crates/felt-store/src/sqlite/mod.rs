@@ -1257,6 +1257,10 @@ impl Store for SqliteStore {
         self.write(|tx| logins::failed(tx, name, now_ms, policy))
     }
 
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>> {
+        self.write(|tx| logins::unlock(tx, name))
+    }
+
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()> {
         self.write(|tx| logins::set(tx, name, password_hash, role))
     }

@@ -179,6 +179,7 @@ conformance! {
     leases::a_table_status_is_kept_by_its_holder_only,
     logins::a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change,
     logins::failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login,
+    logins::an_operator_lifts_a_lock_and_its_failures_are_forgotten,
     logins::a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login,
     names::names_that_look_the_same_are_one_wallet,
     names::invisible_and_control_characters_are_refused_naming_them,

@@ -89,6 +89,9 @@ pub struct Args {
     /// The secret the wallet calls are signed with (required with --wallet).
     #[arg(long, value_name = "FILE", requires = "wallet")]
     pub wallet_secret_file: Option<std::path::PathBuf>,
+    /// Sessions, lock-outs, reality checks and the help line.
+    #[command(flatten)]
+    pub protection: super::serve_protection::Protection,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
@@ -161,6 +164,7 @@ pub fn run(a: &Args) -> Result<()> {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => felt_server::listen::max_for_files(files),
     };
+    a.protection.apply(&mut settings)?;
     settings.guard.registrations = a.registrations_per_hour;
     settings.sockets.per_account = a.sockets_per_account as usize;
     settings.sockets.per_address = a.sockets_per_address as usize;
