@@ -494,6 +494,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/incomplete", get(operator_incomplete))
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/api/operator/wallet", get(operator_wallet))
+        .route("/api/operator/audit", get(crate::audit::list))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",
@@ -1058,6 +1059,14 @@ async fn operator_close(
         ));
     };
     tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
+    crate::audit::record(
+        &s,
+        &w.name,
+        crate::audit::AuditAction::CloseTable,
+        &name,
+        format!("table `{name}` closed by operator {}", w.name),
+    )
+    .await?;
     let _ = h.tx.send(ToTable::Close {
         reason: format!("closed by operator {}", w.name),
     });

@@ -9,6 +9,7 @@
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
 //!   given shoe; [`clock`]: the wall clock of limits, breaks and sessions, which the test
 //!   mode moves forward.
+//! - [`audit`]: the audit log of operator actions, in the books.
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
@@ -21,6 +22,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod audit;
 pub mod auth;
 pub mod books;
 pub mod bots;
