@@ -271,7 +271,7 @@ pub(crate) async fn login(
 }
 
 /// Milliseconds since the epoch as an RFC 3339 UTC time (to the second).
-fn iso(ms: i64) -> String {
+pub(crate) fn iso(ms: i64) -> String {
     use time::format_description::well_known::Rfc3339;
     time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
         .ok()

@@ -495,6 +495,15 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/api/operator/wallet", get(operator_wallet))
         .route("/api/operator/audit", get(crate::audit::list))
+        .route(
+            "/api/operator/players/{name}/exclude",
+            post(crate::limits_api::operator_exclude),
+        )
+        .route(
+            "/api/limits",
+            get(crate::limits_api::get).put(crate::limits_api::put),
+        )
+        .route("/api/limits/break", post(crate::limits_api::take_break))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",

@@ -9,7 +9,8 @@
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
 //!   given shoe; [`clock`]: the wall clock of limits, breaks and sessions, which the test
 //!   mode moves forward.
-//! - [`audit`]: the audit log of operator actions, in the books.
+//! - [`audit`]: the audit log of operator actions, in the books; [`limits`]: the
+//!   limits a player sets, breaks and exclusions, and [`limits_api`] their HTTP API.
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
@@ -32,6 +33,8 @@ pub mod config;
 pub mod guard;
 pub mod hint;
 pub mod hosting;
+pub mod limits;
+pub mod limits_api;
 pub mod listen;
 pub mod metrics;
 pub mod operator_demo;
