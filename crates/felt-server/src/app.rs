@@ -526,6 +526,16 @@ pub fn router(state: Shared) -> Router {
             "/api/operator/players/{name}/unlock",
             post(crate::lockout::unlock),
         )
+        .route("/api/operator/audit", get(crate::audit::list))
+        .route(
+            "/api/operator/players/{name}/exclude",
+            post(crate::limits_api::operator_exclude),
+        )
+        .route(
+            "/api/limits",
+            get(crate::limits_api::get).put(crate::limits_api::put),
+        )
+        .route("/api/limits/break", post(crate::limits_api::take_break))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",
@@ -1111,6 +1121,14 @@ async fn operator_close(
         ));
     };
     tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
+    crate::audit::record(
+        &s,
+        &w.name,
+        crate::audit::AuditAction::CloseTable,
+        &name,
+        format!("table `{name}` closed by operator {}", w.name),
+    )
+    .await?;
     let _ = h.tx.send(ToTable::Close {
         reason: format!("closed by operator {}", w.name),
     });

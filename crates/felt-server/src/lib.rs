@@ -12,6 +12,8 @@
 //! - [`reality`], [`session_info`]: reality checks and the log-in session's figures;
 //!   [`lockout`]: accounts locked after failed log-ins, lifted by an operator;
 //!   [`unfinished`]: the player's unfinished rounds shown at log-in.
+//! - [`audit`]: the audit log of operator actions, in the books; [`limits`]: the
+//!   limits a player sets, breaks and exclusions, and [`limits_api`] their HTTP API.
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
@@ -24,6 +26,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod audit;
 pub mod auth;
 pub mod books;
 pub mod bots;
@@ -33,6 +36,8 @@ pub mod config;
 pub mod guard;
 pub mod hint;
 pub mod hosting;
+pub mod limits;
+pub mod limits_api;
 pub mod listen;
 pub mod lockout;
 pub mod metrics;

@@ -5,6 +5,7 @@
 //! /api/operator/players/NAME/unlock`).
 
 use crate::app::{operator, store_error, ApiError, Shared};
+use crate::audit::AuditAction;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -35,7 +36,8 @@ pub(crate) fn refused(until_ms: Option<i64>) -> Response {
 }
 
 /// `POST /api/operator/players/NAME/unlock`: lifts the lock of `NAME` and clears its
-/// failures (an operator's session only).
+/// failures (an operator's session only), written to the audit log first
+/// ([`crate::audit`]: who, when, and the lock it had).
 pub(crate) async fn unlock(
     State(s): State<Shared>,
     headers: HeaderMap,
@@ -45,19 +47,38 @@ pub(crate) async fn unlock(
     let name = felt_store::normalize_name("player", &name)
         .map_err(|e| ApiError(StatusCode::BAD_REQUEST, "bad-name", e.to_string()))?;
     let n = name.clone();
-    let was = s
+    let Some(before) = s
         .books()
+        .read_async(move |st| st.login(&n))
+        .await
+        .map_err(store_error)?
+    else {
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            "no-player",
+            format!("there is no account `{name}`"),
+        ));
+    };
+    let was_locked = before.is_locked(s.now_ms());
+    let detail = match before.locked_until_ms {
+        Some(t) if was_locked && t < FOREVER_MS => {
+            format!(
+                "lifted the lock-out (locked until {})",
+                crate::accounts::iso(t)
+            )
+        }
+        Some(_) if was_locked => "lifted the lock-out (locked until lifted)".to_string(),
+        _ => format!(
+            "cleared the failed log-ins ({} in a row; not locked)",
+            before.failed_logins
+        ),
+    };
+    crate::audit::record(&s, &by.name, AuditAction::UnlockPlayer, &name, detail).await?;
+    let n = name.clone();
+    s.books()
         .run(move |st| st.unlock_login(&n))
         .await
-        .map_err(|e| match e {
-            felt_store::StoreError::UnknownLogin { .. } => ApiError(
-                StatusCode::NOT_FOUND,
-                "no-player",
-                format!("there is no account `{name}`"),
-            ),
-            e => store_error(e),
-        })?;
-    let was_locked = was.is_some_and(|t| t > s.now_ms());
+        .map_err(store_error)?;
     tracing::warn!(player = %name, operator = %by.name, was_locked, "lock lifted");
     Ok(Json(json!({"player": name, "was_locked": was_locked})).into_response())
 }

@@ -298,6 +298,16 @@ async fn failed_log_ins_lock_the_account_until_an_operator_lifts_it_or_the_lock_
         (200, Some(true)),
         "{v}"
     );
+    // Written to the audit log: who lifted which lock.
+    let (_, log) = api
+        .send("GET", "/api/operator/audit?subject=lou", &op, None)
+        .await;
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{log}");
+    assert_eq!(entries[0]["action"], "unlock-player");
+    assert_eq!(entries[0]["actor"], "olga");
+    let detail = entries[0]["detail"].as_str().unwrap();
+    assert!(detail.contains("locked until"), "{log}");
     let (status, _, _) = api.login("lou", "lou-secret").await;
     assert_eq!(status, 200);
     // Locked again, it ends by itself after its length on the server's clock.
