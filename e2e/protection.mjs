@@ -74,6 +74,35 @@ export function protection(test, { shot, until }) {
     await ctx.close();
   });
 
+  test('a player whose round is unfinished is told at log-in and taken to its table', async (b) => {
+    const name = uniqueName('unf');
+    const p = await player(b, name, { width: 1366, height: 768 });
+    await stack('rc-u', WIN);
+    await sit(p, 'rc-u');
+    await bet(p.page, { 1: { main: '10.00' } });
+    await p.page.waitForSelector('.decision[data-decision="stand"]');
+    // The browser is closed mid-hand; the player logs in again from the lobby's address.
+    await p.context.close();
+    const context = await b.newContext({ viewport: { width: 1366, height: 768 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${URL}/#/lobby`);
+    await page.fill('#name', name);
+    await page.fill('#password', `${name}-secret`);
+    await page.click('#login');
+    await page.waitForSelector('#unfinished-round:not([hidden])');
+    const said = await page.textContent('#unfinished-round');
+    assert(said.includes('at rc-u') && said.includes('holds 10.00'), `the unfinished round said: ${said}`);
+    await until(page, () => location.hash === '#/table/rc-u', null, 'the page to go to the table');
+    // Its hand waits for the decision: the player finishes the round there.
+    await decide(page, 'stand');
+    await settled(page);
+    await shot(page, 'unfinished-round-desktop');
+    eq(errors, [], 'no script error');
+    await context.close();
+  });
+
   for (const [label, viewport, table] of [['desktop', { width: 1366, height: 768 }, 'rc-d'], ['phone', { width: 390, height: 664 }, 'rc-p']]) {
     test(`a reality check interrupts at the round boundary with its figures and holds play until answered (${label})`, async (b) => {
       const p = await player(b, uniqueName(`rc${label[0]}`), viewport, 'fast', label === 'phone');

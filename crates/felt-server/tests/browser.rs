@@ -73,6 +73,7 @@ fn tables() -> String {
         ("rc-desk2", "classic"),
         ("rc-d", "classic"),
         ("rc-p", "classic"),
+        ("rc-u", "classic"),
     ] {
         t.push((name.to_string(), game));
     }
