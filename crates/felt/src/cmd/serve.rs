@@ -111,6 +111,8 @@ pub fn run(a: &Args) -> Result<()> {
          address (127.0.0.1, ::1)",
         a.addr
     );
+    // Refused before the books are opened.
+    a.protection.check()?;
     let load = |g: &str| crate::game_arg::load_game(g).map_err(|e| format!("{e:#}"));
     let tables = match &a.tables {
         Some(p) => config::read(p, &load)?,

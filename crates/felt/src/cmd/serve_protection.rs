@@ -36,9 +36,9 @@ pub struct Protection {
 }
 
 impl Protection {
-    /// Writes these flags into `settings`; a reality-check range that is empty or
-    /// misses its default, or an empty help line, is refused.
-    pub fn apply(&self, settings: &mut Settings) -> anyhow::Result<()> {
+    /// The reality check's policy and the help line; a range that is empty or misses
+    /// its default, or an empty help line, is refused.
+    pub fn check(&self) -> anyhow::Result<(RealityPolicy, &str)> {
         let reality = RealityPolicy::new(
             self.reality_check_mins,
             self.reality_check_shortest,
@@ -50,6 +50,12 @@ impl Protection {
             !help_line.is_empty() && help_line.chars().count() <= 500,
             "--help-line: 1 to 500 characters (a message with the help line's number)"
         );
+        Ok((reality, help_line))
+    }
+
+    /// Writes these flags into `settings` (refused as [`Protection::check`] says).
+    pub fn apply(&self, settings: &mut Settings) -> anyhow::Result<()> {
+        let (reality, help_line) = self.check()?;
         settings.idle_ms = i64::from(self.idle_mins) * 60_000;
         settings.lock.after = self.lock_after;
         settings.lock.for_ms = match self.lock_mins {
