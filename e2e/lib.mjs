@@ -76,10 +76,16 @@ async function operatorSession() {
 
 /** The test mode (an operator's session): the table's next round deals these cards first. */
 export async function stack(table, cards) {
-  const r = await fetch(`${URL}/api/test/tables/${table}/shoe`, {
+  const send = async () => fetch(`${URL}/api/test/tables/${table}/shoe`, {
     method: 'POST', headers: { 'content-type': 'application/json', cookie: await operatorSession() },
     body: JSON.stringify({ cards: cards.split(/\s+/).filter(Boolean) }),
   });
+  let r = await send();
+  // The session ended (a test moved the server's clock past its idle time): again.
+  if (r.status === 401) {
+    operatorCookie = null;
+    r = await send();
+  }
   if (r.status !== 202) throw new Error(`stacking ${table}: ${r.status} ${await r.text()}`);
 }
 

@@ -125,7 +125,7 @@ pub(crate) async fn register(
     let now = s.now_ms();
     let made = s
         .books()
-        .run(move |st| -> felt_store::Result<()> {
+        .run(move |st| -> felt_store::Result<felt_store::RoundId> {
             st.create_login(&NewLogin {
                 name: &n,
                 password_hash: &hash,
@@ -134,17 +134,22 @@ pub(crate) async fn register(
                 now_ms: now,
             })?;
             st.login_succeeded(&n, now)?;
-            st.open_web_session(&token_hash, &n, now)
+            st.open_web_session(&token_hash, &n, now)?;
+            st.next_round_id()
         })
         .await;
     match made {
-        Ok(()) => {
+        Ok(first_round) => {
+            s.reality().logged_in(&name, now, first_round);
             tracing::info!(player = %name, %ip, "registered");
             Ok(session_response(
                 &s,
                 &token,
                 StatusCode::CREATED,
-                json!({"player": name, "role": "player", "balance": start, "previous_login": null}),
+                json!({
+                    "player": name, "role": "player", "balance": start, "previous_login": null,
+                    "help_line": s.settings().protection.help_line, "unfinished": [],
+                }),
             ))
         }
         Err(StoreError::NameTaken { .. }) => Err(ApiError(
@@ -157,9 +162,8 @@ pub(crate) async fn register(
     }
 }
 
-/// `POST /api/login`: refused at once past the address's failures; an account locked
-/// by failures waits [`crate::guard::Guard::locked_delay`] first, and is checked then
-/// (its owner, from an address that has not failed, logs in).
+/// `POST /api/login`: refused at once past the address's failures, and while the
+/// account is locked by its own failures ([`crate::lockout`]).
 pub(crate) async fn login(
     State(s): State<Shared>,
     ClientIp(ip): ClientIp,
@@ -190,7 +194,7 @@ pub(crate) async fn login(
             busy(b)
         })
     };
-    let mut admitted = admit().await?;
+    let admitted = admit().await?;
     let read = |n: String| {
         let s = s.clone();
         async move {
@@ -200,17 +204,20 @@ pub(crate) async fn login(
                 .map_err(|e| store_error(e).into_response())
         }
     };
-    if read(name.clone())
-        .await?
-        .is_some_and(|l| l.is_locked(s.now_ms()))
-    {
-        drop(admitted);
-        tokio::time::sleep(guard.locked_delay()).await;
-        admitted = admit().await?;
-    }
     // The account's check and count in one turn.
     let turn = guard.turn(&name).await;
     let login = read(name.clone()).await?;
+    // A locked account is refused, the right password or not (N.J.A.C. 13:69O-1.4(i)),
+    // checked in the account's turn (parallel guesses cannot pass the count): counted
+    // as the address's failure, so a guesser is throttled as before.
+    if let Some(until) = login
+        .as_ref()
+        .and_then(|l| l.is_locked(s.now_ms()).then_some(l.locked_until_ms))
+    {
+        drop((turn, admitted));
+        tracing::warn!(player = %name, %ip, "a log-in to a locked account");
+        return Err(crate::lockout::refused(until));
+    }
     let p = c.password;
     let hash = login.as_ref().map(|l| l.password_hash.clone());
     let checked = guard
@@ -251,27 +258,50 @@ pub(crate) async fn login(
     let (token, token_hash) = auth::new_token();
     let n = name.clone();
     let now = s.now_ms();
-    let previous = s
+    let (previous, first_round) = s
         .books()
-        .run(move |st| -> felt_store::Result<Option<i64>> {
-            let prev = st.login_succeeded(&n, now)?;
-            st.open_web_session(&token_hash, &n, now)?;
-            Ok(prev)
-        })
+        .run(
+            move |st| -> felt_store::Result<(Option<i64>, felt_store::RoundId)> {
+                let prev = st.login_succeeded(&n, now)?;
+                st.open_web_session(&token_hash, &n, now)?;
+                Ok((prev, st.next_round_id()?))
+            },
+        )
         .await
         .map_err(|e| store_error(e).into_response())?;
     drop((turn, admitted));
+    s.reality().logged_in(&name, now, first_round);
+    let unfinished = unfinished_of(&s, &name).await;
     tracing::info!(player = %name, %ip, "logged in");
     Ok(session_response(
         &s,
         &token,
         StatusCode::OK,
-        json!({"player": name, "role": login.role, "previous_login": previous.map(iso)}),
+        json!({
+            "player": name, "role": login.role, "previous_login": previous.map(iso),
+            "help_line": s.settings().protection.help_line, "unfinished": unfinished,
+        }),
     ))
 }
 
+/// The player's unfinished rounds ([`crate::unfinished`]); none when the books cannot
+/// say now (the log-in does not fail for it; the lobby's tables show the seat).
+async fn unfinished_of(s: &Shared, player: &str) -> Vec<crate::unfinished::Unfinished> {
+    let (p, server) = (player.to_string(), s.clone());
+    s.books()
+        .read_async(move |st| {
+            crate::unfinished::of_player(st, &p, |id| server.table_name_of(id))
+                .map_err(|e| e.to_string())
+        })
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "the player's unfinished rounds cannot be read");
+            Vec::new()
+        })
+}
+
 /// Milliseconds since the epoch as an RFC 3339 UTC time (to the second).
-fn iso(ms: i64) -> String {
+pub(crate) fn iso(ms: i64) -> String {
     use time::format_description::well_known::Rfc3339;
     time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000))
         .ok()

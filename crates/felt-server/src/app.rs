@@ -55,16 +55,18 @@ pub struct Settings {
     pub trusted_proxies: Vec<std::net::IpAddr>,
     /// The play-money top-up: how much, and how often at most.
     pub top_up: crate::topup::TopUp,
+    /// Reality checks, the help line and a session's longest life.
+    pub protection: crate::session_info::Protection,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
             starting_balance: Money::cents(100_000),
-            idle_ms: 30 * 60 * 1000,
+            idle_ms: 15 * 60 * 1000,
             lock: LockPolicy {
-                after: 5,
-                for_ms: 15 * 60 * 1000,
+                after: 3,
+                for_ms: 30 * 60 * 1000,
             },
             rate_per_s: 20.0,
             burst: 40.0,
@@ -75,6 +77,7 @@ impl Default for Settings {
             conn: Default::default(),
             trusted_proxies: Vec::new(),
             top_up: Default::default(),
+            protection: Default::default(),
         }
     }
 }
@@ -126,6 +129,8 @@ pub struct Server {
     strategies: crate::hint::Strategies,
     /// The wall clock of limits, breaks, reality checks and lock-outs.
     clock: Arc<crate::clock::Clock>,
+    /// The players' reality-check schedules.
+    reality: Arc<crate::reality::Checks>,
 }
 
 /// The shared state as handlers see it.
@@ -165,6 +170,7 @@ impl Server {
         let (events, _) = tokio::sync::broadcast::channel(256);
         let sockets = crate::sockets::Sockets::new(settings.sockets);
         let guard = crate::guard::Guard::new(settings.guard.clone())?;
+        let reality = Arc::new(crate::reality::Checks::new(settings.protection.reality));
         let server = Arc::new(Server {
             books: b,
             metrics,
@@ -179,6 +185,7 @@ impl Server {
             guard,
             strategies: Default::default(),
             clock: Arc::new(crate::clock::Clock::system()),
+            reality,
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -257,6 +264,7 @@ impl Server {
                 books: self.books.clone(),
                 metrics: self.metrics.clone(),
                 clock: self.clock.clone(),
+                reality: self.reality.clone(),
             };
             match table::spawn(slot.cfg.clone(), services) {
                 Ok((handle, _thread)) => {
@@ -379,6 +387,20 @@ impl Server {
         &self.clock
     }
 
+    /// The players' reality-check schedules ([`crate::reality`]).
+    pub fn reality(&self) -> &Arc<crate::reality::Checks> {
+        &self.reality
+    }
+
+    /// The name of the table whose id in the books is `table_id`, if it is one of this
+    /// server's tables.
+    pub fn table_name_of(&self, table_id: &str) -> Option<String> {
+        self.tables
+            .values()
+            .find(|t| t.cfg.table_id() == table_id)
+            .map(|t| t.cfg.name.clone())
+    }
+
     /// Now on the server's clock ([`crate::clock`]), in milliseconds since the epoch.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
@@ -484,6 +506,12 @@ pub fn router(state: Shared) -> Router {
         .route("/api/logout", post(crate::accounts::logout))
         .route("/api/me", get(crate::accounts::me))
         .route("/api/top-up", post(crate::topup::top_up))
+        .route("/api/session", get(crate::session_info::session))
+        .route("/api/help-line", get(crate::session_info::help_line))
+        .route(
+            "/api/session/reality-check",
+            axum::routing::put(crate::session_info::set_interval).post(crate::session_info::answer),
+        )
         .route("/api/tables", get(lobby))
         .route("/api/events", get(events))
         .route("/api/tables/{name}/rules", get(rules))
@@ -494,6 +522,20 @@ pub fn router(state: Shared) -> Router {
         .route("/api/operator/incomplete", get(operator_incomplete))
         .route("/api/operator/tables/{name}/close", post(operator_close))
         .route("/api/operator/wallet", get(operator_wallet))
+        .route(
+            "/api/operator/players/{name}/unlock",
+            post(crate::lockout::unlock),
+        )
+        .route("/api/operator/audit", get(crate::audit::list))
+        .route(
+            "/api/operator/players/{name}/exclude",
+            post(crate::limits_api::operator_exclude),
+        )
+        .route(
+            "/api/limits",
+            get(crate::limits_api::get).put(crate::limits_api::put),
+        )
+        .route("/api/limits/break", post(crate::limits_api::take_break))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",
@@ -602,6 +644,8 @@ pub(crate) struct Who {
     pub name: String,
     /// Its role.
     pub role: Role,
+    /// When its session was opened (the log-in; ms since the epoch).
+    pub since_ms: i64,
 }
 
 /// The login a request's session cookie stands for; an unused session past the
@@ -621,35 +665,54 @@ pub(crate) async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError
         .find_map(auth::token_from_cookies)
         .ok_or_else(none)?;
     let hash = auth::token_hash(token);
-    let idle = s.settings.idle_ms;
+    let life = life(s);
     let now = s.now_ms();
     let found = s
         .books
-        .run(move |st| standing_session(st, &hash, idle, true, now))
+        .run(move |st| standing_session(st, &hash, life, true, now))
         .await
         .map_err(store_error)?;
     found
         .map(|w| Who {
             name: w.name,
             role: w.role,
+            since_ms: w.created_ms,
         })
         .ok_or_else(none)
 }
 
-/// The session of token hash `hash`, if it stands: an unused session past `idle_ms`
-/// is ended here. A session `used` now is marked so, at most once a minute (a write
-/// per request would be waste; a quarter of `idle_ms` when that is shorter).
+/// How long a session lives: unused, and at all.
+#[derive(Debug, Clone, Copy)]
+struct Life {
+    /// An unused session ends after this (ms).
+    idle_ms: i64,
+    /// Any session ends this long after its log-in (ms).
+    max_ms: i64,
+}
+
+fn life(s: &Shared) -> Life {
+    Life {
+        idle_ms: s.settings.idle_ms,
+        max_ms: s.settings.protection.session_max_ms,
+    }
+}
+
+/// The session of token hash `hash`, if it stands: an unused session past its idle
+/// time, or any past its longest life, is ended here. A session `used` now is marked
+/// so, at most once a minute (a write per request would be waste; a quarter of the
+/// idle time when that is shorter).
 fn standing_session(
     st: &mut dyn Store,
     hash: &str,
-    idle_ms: i64,
+    life: Life,
     used: bool,
     now: i64,
 ) -> felt_store::Result<Option<felt_store::WebSession>> {
     let Some(w) = st.web_session(hash)? else {
         return Ok(None);
     };
-    if now - w.last_seen_ms > idle_ms {
+    let idle_ms = life.idle_ms;
+    if now - w.last_seen_ms > idle_ms || now - w.created_ms > life.max_ms {
         st.close_web_session(hash)?;
         return Ok(None);
     }
@@ -1058,6 +1121,14 @@ async fn operator_close(
         ));
     };
     tracing::warn!(table = %name, operator = %w.name, "an operator closes the table");
+    crate::audit::record(
+        &s,
+        &w.name,
+        crate::audit::AuditAction::CloseTable,
+        &name,
+        format!("table `{name}` closed by operator {}", w.name),
+    )
+    .await?;
     let _ = h.tx.send(ToTable::Close {
         reason: format!("closed by operator {}", w.name),
     });
@@ -1164,10 +1235,10 @@ fn session_check(idle_ms: i64) -> Duration {
 /// Whether the session `hash` still stands (not logged out, not idle past `idle_ms`);
 /// marks it used when the socket was `active` since the last check.
 async fn session_stands(s: &Shared, hash: String, active: bool) -> bool {
-    let idle = s.settings.idle_ms;
+    let life = life(s);
     let now = s.now_ms();
     s.books
-        .run(move |st| standing_session(st, &hash, idle, active, now))
+        .run(move |st| standing_session(st, &hash, life, active, now))
         .await
         .map(|w| w.is_some())
         // The books cannot say now: the socket stays; the next check decides.

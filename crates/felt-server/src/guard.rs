@@ -7,10 +7,10 @@
 //!
 //! The rules (docs/server.md, "Log-in"): an address whose log-ins failed
 //! [`GuardPolicy::address_failures`] times in [`GuardPolicy::address_window_ms`] is
-//! refused (`429 throttled`) until the window ends, before any password is checked; an
-//! account locked by its own failures ([`felt_store::LockPolicy`]) is only slowed
-//! ([`GuardPolicy::locked_delay_ms`] before its password is checked), so an attacker
-//! cannot lock its owner out from another address.
+//! refused (`429 throttled`) until the window ends, before any password is checked. An
+//! account locked by its own failures ([`felt_store::LockPolicy`]) is refused whatever
+//! the address, as the standards ask ([`crate::lockout`]): the throttle bounds how
+//! fast one address guesses, the lock how many guesses an account takes.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
@@ -29,8 +29,6 @@ pub struct GuardPolicy {
     pub registrations: u32,
     /// The registration window (ms, from the address's first registration).
     pub register_window_ms: u64,
-    /// How long a log-in to a locked account waits before its password is checked.
-    pub locked_delay_ms: u64,
     /// Threads that hash passwords (argon2): this many hashes at once, no more.
     pub hash_threads: usize,
     /// Log-ins and registrations admitted beyond those threads (waiting for one);
@@ -50,7 +48,6 @@ impl Default for GuardPolicy {
             address_window_ms: 15 * 60 * 1000,
             registrations: 20,
             register_window_ms: 60 * 60 * 1000,
-            locked_delay_ms: 2000,
             hash_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             hash_queue: 32,
             admit_wait_ms: 1000,
@@ -297,11 +294,6 @@ impl Guard {
     /// The hashing threads.
     pub fn hasher(&self) -> &Hasher {
         &self.hasher
-    }
-
-    /// How long a log-in to a locked account waits.
-    pub fn locked_delay(&self) -> Duration {
-        Duration::from_millis(self.policy.locked_delay_ms)
     }
 }
 

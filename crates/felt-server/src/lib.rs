@@ -9,6 +9,11 @@
 //! - [`web`]: the browser table, embedded; [`test_shoes`]: the test mode that deals a
 //!   given shoe; [`clock`]: the wall clock of limits, breaks and sessions, which the test
 //!   mode moves forward.
+//! - [`reality`], [`session_info`]: reality checks and the log-in session's figures;
+//!   [`lockout`]: accounts locked after failed log-ins, lifted by an operator;
+//!   [`unfinished`]: the player's unfinished rounds shown at log-in.
+//! - [`audit`]: the audit log of operator actions, in the books; [`limits`]: the
+//!   limits a player sets, breaks and exclusions, and [`limits_api`] their HTTP API.
 //! - [`accounts`]: register, log in and out; [`guard`]: log-ins and registrations
 //!   throttled per client address ([`client`]), the password hashing bounded;
 //!   [`origin`]: state-changing requests from the server's own pages only;
@@ -21,6 +26,7 @@
 
 pub mod accounts;
 pub mod app;
+pub mod audit;
 pub mod auth;
 pub mod books;
 pub mod bots;
@@ -30,17 +36,23 @@ pub mod config;
 pub mod guard;
 pub mod hint;
 pub mod hosting;
+pub mod limits;
+pub mod limits_api;
 pub mod listen;
+pub mod lockout;
 pub mod metrics;
 pub mod operator_demo;
 pub mod origin;
 pub mod protocol;
+pub mod reality;
 pub mod relay;
 pub mod render;
+pub mod session_info;
 pub mod sockets;
 pub mod table;
 pub mod test_shoes;
 pub mod topup;
+pub mod unfinished;
 pub mod wallet;
 pub mod watch;
 pub mod web;

@@ -191,12 +191,20 @@ pub enum Code {
     /// The player's balance in the books is not the one the round opened with (they
     /// left and came back, or money arrived): bet again, or in the next round.
     BalanceChanged,
+    /// The stake would pass a limit the player set (the sentence names it and when it
+    /// resets): nothing was done.
+    LimitReached,
+    /// The player is on a break or excluded (the sentence says until when).
+    PlayerBlocked,
     /// Too many messages: slow down.
     RateLimited,
     /// The table's inbox is full: the message was dropped; send it again later.
     Busy,
     /// Only an operator may do this.
     Forbidden,
+    /// A reality check waits for the player's answer (`POST
+    /// /api/session/reality-check`): no bet until then.
+    RealityCheck,
     /// The socket's session ended (log-out, expiry, an operator's exclusion): the
     /// socket closes; log in again.
     SessionEnded,

@@ -96,6 +96,14 @@ pub enum ToTable {
         /// The player.
         player: String,
     },
+    /// The player may not play on (a break, an exclusion: [`crate::limits`]): a player
+    /// in the round in play leaves when it ends, else at once; told why.
+    Stop {
+        /// The player.
+        player: String,
+        /// Why, in a sentence.
+        reason: String,
+    },
 }
 
 /// What the lobby shows of a table (updated by the table).
@@ -178,6 +186,8 @@ pub struct Services {
     pub metrics: Arc<Metrics>,
     /// The server's wall clock.
     pub clock: Arc<crate::clock::Clock>,
+    /// The players' reality-check schedules (a bet waits for a due check's answer).
+    pub reality: Arc<crate::reality::Checks>,
 }
 
 /// Starts a table's thread; the books are read for the players seated at it (a player
@@ -191,6 +201,7 @@ pub fn spawn(
         books,
         metrics,
         clock,
+        reality,
     } = services;
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
     let info = Arc::new(RwLock::new(TableInfo {
@@ -238,6 +249,7 @@ pub fn spawn(
         books,
         metrics,
         clock,
+        reality,
         info: info.clone(),
         conns: BTreeMap::new(),
         seats: vec![None; seats],
@@ -269,6 +281,8 @@ struct Seated {
     absent: u32,
     /// Leaves when the round ends.
     leaving: bool,
+    /// Leaves when the round ends, having played it out: may not play on (why).
+    stop: Option<String>,
 }
 
 struct Conn {
@@ -375,8 +389,9 @@ struct Actor {
     books: Books,
     metrics: Arc<Metrics>,
     /// The server's wall clock (limits, breaks, reality checks).
-    #[allow(dead_code)]
     clock: Arc<crate::clock::Clock>,
+    /// The players' reality-check schedules.
+    reality: Arc<crate::reality::Checks>,
     info: Arc<RwLock<TableInfo>>,
     conns: BTreeMap<u64, Conn>,
     seats: Vec<Option<Seated>>,
@@ -548,6 +563,7 @@ impl Actor {
                         player,
                         absent: 0,
                         leaving: false,
+                        stop: None,
                     })
                 }
                 None => {
@@ -639,6 +655,7 @@ impl Actor {
             player: player.to_string(),
             absent: 0,
             leaving: !matches!(took, Ok(SeatClaim::Taken)),
+            stop: None,
         });
         seat
     }
@@ -727,6 +744,42 @@ impl Actor {
                 }
                 self.broadcast(&[], None);
                 Ok(())
+            }
+            ToTable::Stop { player, reason } => self.stop(&player, reason),
+        }
+    }
+
+    /// [`ToTable::Stop`]: the player leaves now, or when the round they play ends.
+    fn stop(&mut self, player: &str, reason: String) -> Result<(), Fatal> {
+        let Some(seat) = self.seat_of(player) else {
+            return Ok(());
+        };
+        self.send_to_player(player, |seq| {
+            error_frame(seq, Code::PlayerBlocked, &reason, None)
+        });
+        let in_round = self.bet_in_round(seat);
+        if in_round {
+            if let Some(s) = self.seats[usize::from(seat - 1)].as_mut() {
+                s.stop = Some(reason);
+            }
+            return Ok(());
+        }
+        self.unseat_now(player)
+    }
+
+    /// Whether `player` may stake `extra` more now ([`crate::limits::may_stake`]); if
+    /// not, the refusal is sent.
+    fn may_stake(&mut self, conn: u64, player: &str, extra: Option<Money>, id: &str) -> bool {
+        let round = self.round_id();
+        let now = self.clock.now_ms();
+        let verdict = self
+            .books
+            .read(|s| crate::limits::may_stake(s, player, round, extra, now));
+        match verdict {
+            Ok(()) => true,
+            Err((code, m)) => {
+                self.refuse(conn, code, &m, Some(id));
+                false
             }
         }
     }
@@ -938,6 +991,15 @@ impl Actor {
             );
             return Ok(());
         }
+        let now = self.clock.now_ms();
+        let blocked = self
+            .books
+            .read(|s| crate::limits::exclusion(s, player, now));
+        if let Ok(Some(e)) = blocked {
+            let m = crate::limits::exclusion_sentence(&e);
+            self.refuse(conn, Code::PlayerBlocked, &m, None);
+            return Ok(());
+        }
         let n = self.seats.len() as u8;
         let want = match seat {
             Some(s) if (1..=n).contains(&s) => s,
@@ -990,6 +1052,7 @@ impl Actor {
             player: player.to_string(),
             absent: 0,
             leaving: false,
+            stop: None,
         });
         // A round nobody has bet on yet is set up again with the newcomer.
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
@@ -1011,12 +1074,7 @@ impl Actor {
             );
             return Ok(());
         };
-        let in_round = self.round.as_ref().is_some_and(|r| {
-            !r.live.is_pending()
-                && r.seats
-                    .engine_seat(seat)
-                    .is_some_and(|e| r.bet.contains(&e))
-        });
+        let in_round = self.bet_in_round(seat);
         if in_round {
             if let Some(s) = self.seats[usize::from(seat - 1)].as_mut() {
                 s.leaving = true;
@@ -1028,6 +1086,21 @@ impl Actor {
             }
             return self.after_step(Vec::new(), None);
         }
+        self.unseat_now(player)
+    }
+
+    /// Whether the player at table seat `seat` has bet in the round in play (dealt).
+    fn bet_in_round(&self, seat: u8) -> bool {
+        self.round.as_ref().is_some_and(|r| {
+            !r.live.is_pending()
+                && r.seats
+                    .engine_seat(seat)
+                    .is_some_and(|e| r.bet.contains(&e))
+        })
+    }
+
+    /// Frees the seat of a player not in the round in play, and tells everyone.
+    fn unseat_now(&mut self, player: &str) -> Result<(), Fatal> {
         if let Some(e) = self.engine_seat(player) {
             if let Some(r) = self.round.as_mut() {
                 r.left.insert(e);
@@ -1172,6 +1245,11 @@ impl Actor {
             self.refuse(conn, Code::NotSeated, m, Some(id));
             return Ok(());
         };
+        if self.reality.due(player, self.clock.now_ms()) {
+            let m = "a reality check waits for your answer: continue or log out, then bet";
+            self.refuse(conn, Code::RealityCheck, m, Some(id));
+            return Ok(());
+        }
         if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
             self.refuse(
                 conn,
@@ -1222,6 +1300,13 @@ impl Actor {
                     amount: *amount,
                 });
             }
+        }
+        let staked = actions.iter().fold(Money::ZERO, |t, a| match a {
+            Action::Bet { amount, .. } | Action::SideBet { amount, .. } => t + *amount,
+            _ => t,
+        });
+        if !self.may_stake(conn, player, Some(staked), id) {
+            return Ok(());
         }
         if !self.balance_unchanged(conn, player, e, id) {
             return Ok(());
@@ -1379,6 +1464,17 @@ impl Actor {
         };
         let legal = r.live.engine.legal_actions();
         let decision = decision_of(word, amount, &legal);
+        let more = match decision {
+            Decision::Double(a) => Some(Some(a)),
+            Decision::Split => Some(None),
+            _ => None,
+        };
+        if more.is_some_and(|extra| !self.may_stake(conn, player, extra, id)) {
+            return Ok(());
+        }
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
+        };
         let action = Action::Play {
             seat: e,
             at: Some(at_hand),
@@ -1444,6 +1540,15 @@ impl Actor {
             self.refuse(conn, Code::Refused, &m, Some(id));
             return Ok(());
         }
+        if let Decision::Insure(a) = decision {
+            let player = self.conns.get(&conn).map(|c| c.player.clone());
+            if player.is_some_and(|p| !self.may_stake(conn, &p, Some(a), id)) {
+                return Ok(());
+            }
+        }
+        let Some(w) = self.round.as_mut().and_then(|r| r.window.as_mut()) else {
+            return Ok(());
+        };
         let key = (seat, at.spot, at.hand);
         if w.answers.contains_key(&key) || w.answers.values().any(|a| a.id == id) {
             let m = "this offer has been answered already";
@@ -1612,6 +1717,10 @@ impl Actor {
     fn end_round(&mut self) {
         let Some(r) = self.round.take() else { return };
         self.metrics.rounds.inc();
+        let (id, now) = (r.live.id, self.clock.now_ms());
+        if let Err(e) = self.books.with(|s| crate::limits::count_round(s, id, now)) {
+            tracing::error!(table = %self.cfg.name, round = id.0, error = %e, "the round was not counted against the players' limits");
+        }
         self.shoe = r.live.engine.shoe().clone();
         self.last = Some(Last {
             round: render::round(&r.live.engine.view(0), &r.seats),
@@ -1626,7 +1735,7 @@ impl Actor {
             if !connected {
                 s.absent += 1;
             }
-            if s.leaving || s.absent > self.cfg.absent_rounds {
+            if s.leaving || s.stop.is_some() || s.absent > self.cfg.absent_rounds {
                 gone.push(s.player.clone());
             }
         }

@@ -65,6 +65,10 @@ pub enum Refusal {
         /// Seconds until the next one is possible.
         wait_secs: u64,
     },
+    /// It would pass a deposit limit the player set ([`crate::limits`]).
+    Limit(crate::limits::Reached),
+    /// The player is on a break or excluded (the sentence says until when).
+    Blocked(String),
 }
 
 impl Refusal {
@@ -98,6 +102,12 @@ impl Refusal {
                 r.headers_mut()
                     .insert(header::RETRY_AFTER, HeaderValue::from(wait_secs.max(1)));
                 r
+            }
+            Refusal::Limit(reached) => {
+                ApiError(StatusCode::FORBIDDEN, "limit-reached", reached.sentence()).into_response()
+            }
+            Refusal::Blocked(m) => {
+                ApiError(StatusCode::FORBIDDEN, "player-blocked", m).into_response()
             }
         }
     }
@@ -209,14 +219,24 @@ pub(crate) async fn top_up(
             if let Err(r) = check(rule, balance, minimum, last_ms, now) {
                 return Ok(Err(r));
             }
+            if let Some(e) = crate::limits::exclusion(st, &player, now)? {
+                return Ok(Err(Refusal::Blocked(crate::limits::exclusion_sentence(&e))));
+            }
+            let deposit = [felt_store::LimitKind::Deposit];
+            let none = felt_store::UsageTotals::default();
+            let amount = rule.amount.as_cents();
+            if let Some(r) = crate::limits::check(st, &player, &deposit, none, amount, now)? {
+                return Ok(Err(Refusal::Limit(r)));
+            }
             let m = Movement::new(
                 Account::Cashier,
-                Account::player(player),
+                Account::player(player.clone()),
                 rule.amount,
                 MovementKind::Deposit,
             )
             .with_memo(MEMO);
             st.post(&[m])?;
+            st.record_usage(&player, now, &[(felt_store::UsageKind::Deposit, amount)])?;
             Ok(Ok(balance + rule.amount))
         })
         .await

@@ -69,6 +69,11 @@ fn tables() -> String {
         ("leaver", "classic"),
         ("hint-d", "classic"),
         ("hint-p", "classic"),
+        ("rc-desk", "classic"),
+        ("rc-desk2", "classic"),
+        ("rc-d", "classic"),
+        ("rc-p", "classic"),
+        ("rc-u", "classic"),
     ] {
         t.push((name.to_string(), game));
     }
@@ -161,6 +166,9 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
     };
     // Every player of the browser tests registers from this machine.
     settings.guard.registrations = 1000;
+    // A reality check a minute after log-in may be chosen: the test moves the clock a
+    // minute, within the sessions' idle time (e2e/protection.mjs).
+    settings.protection.reality = felt_server::reality::RealityPolicy::new(60, 1, 60).unwrap();
     let listener = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();

@@ -8,6 +8,7 @@ import { show } from './money.js';
 import { Lobby } from './lobby.js';
 import { Table } from './table.js';
 import { recallPanel, initPanel } from './panels.js';
+import { startSession, stopSession, refresh, helpLine, showUnfinished } from './reality.js';
 
 const app = { me: null, page: null };
 
@@ -46,6 +47,7 @@ function drawNav() {
 
 /** The session ended (log-out elsewhere, expiry): back to the log-in page, saying so. */
 app.sessionEnded = function sessionEnded(text) {
+  stopSession();
   sessionStorage.setItem('felt.ended', text);
   app.me = null;
   drawNav();
@@ -54,14 +56,29 @@ app.sessionEnded = function sessionEnded(text) {
   else route();
 };
 
-async function logout() {
-  await api('POST', '/api/logout', {});
+function logout() {
+  return app.logOut(() => api('POST', '/api/logout', {}));
+}
+
+/** Logs out through `request` (POST /api/logout, or a reality check's "Log out"): the
+ * page is closed first (its socket's end is not news), then the log-in page says how
+ * the session went, with the help line. */
+app.logOut = async function logOut(request) {
+  const summary = stopSession();
+  if (app.page) app.page.destroy();
+  app.page = null;
+  await request();
   sessionStorage.clear();
+  sessionStorage.setItem('felt.ended', summary || 'You logged out.');
   app.me = null;
   drawNav();
-  location.hash = '#/';
-  route();
-}
+  // A change of address routes by itself (hashchange); the same one does not.
+  if (location.hash && location.hash !== '#/') location.hash = '#/';
+  else route();
+};
+
+/** A table refused a bet for a due reality check, or a round ended: read the session. */
+app.sessionChanged = refresh;
 
 function loginPage(main) {
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
@@ -83,7 +100,10 @@ function loginPage(main) {
     // Back to the page asked for before logging in (a table's link), else the lobby.
     const after = sessionStorage.getItem('felt.after');
     sessionStorage.removeItem('felt.after');
-    location.hash = after && after.startsWith('#/table/') ? after : '#/lobby';
+    // An unfinished round holding the player's stake: said, and its table opened.
+    const open = (r.data.unfinished || []).find((u) => u.table);
+    if (open) showUnfinished(open);
+    location.hash = open ? `#/table/${open.table}` : after && after.startsWith('#/table/') ? after : '#/lobby';
   };
   const form = h(
     'form',
@@ -94,6 +114,7 @@ function loginPage(main) {
     h('label', { for: 'name' }, 'Name'), name,
     h('label', { for: 'password' }, 'Password (at least 8 characters)'), pass,
     err,
+    helpLine(),
     h('div', { class: 'row' },
       h('button', { type: 'submit', class: 'btn primary', value: 'login', id: 'login' }, 'Log in'),
       h('button', { type: 'submit', class: 'btn', value: 'register', id: 'register' }, 'Register')),
@@ -110,6 +131,7 @@ async function route() {
   const main = document.getElementById('main');
   const hash = location.hash || '#/';
   if (!app.me) await loadMe();
+  if (app.me) startSession(app);
   if (!app.me) {
     if (hash !== '#/') {
       sessionStorage.setItem('felt.after', hash);

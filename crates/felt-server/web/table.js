@@ -100,6 +100,12 @@ export class Table {
     this.connect();
   }
 
+  /** Whether the player has a hand in play here (a reality check waits for its end). */
+  busy() {
+    const phase = this.view?.round?.phase;
+    return Boolean(this.view?.in_play && phase && phase !== 'betting' && phase !== 'done');
+  }
+
   destroy() {
     this.gone = true;
     clearInterval(this.tick);
@@ -319,6 +325,7 @@ export class Table {
           this.app.sessionEnded(tableSentence(msg));
           break;
         }
+        if (msg.code === 'reality-check') this.app.sessionChanged?.();
         notice(tableSentence(msg), 'error');
         if (msg.id && this.sent && msg.id === this.sent.id) this.sent = null;
         if (msg.id && msg.id.startsWith('a-')) this.acted.clear();
@@ -1070,7 +1077,10 @@ export class Table {
     const key = `${res.id}`;
     if (res.done && mine.length && !this.announced.has(key)) {
       this.announced.add(key);
+      const fresh = !this.session.rounds.includes(res.id);
       this.session.settle(res.id, won - lost);
+      // The round is over: the reality check due meanwhile interrupts now.
+      if (fresh) this.app.sessionChanged?.();
       this.wonNow = won > 0;
       announce(`${mine.map(words).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
     }

@@ -31,6 +31,7 @@ const TABLE = {
   'session-ended': 'Your session ended (you logged out, or it was unused too long): log in again to play.',
   'too-many-sockets': 'You have too many tables open: close one of them (8 at most) and this table will connect.',
   away: 'The table is moving: reconnecting...',
+  'reality-check': 'A reality check is waiting for your answer: continue or log out, then bet.',
 };
 
 const HTTP = {
@@ -46,6 +47,7 @@ const HTTP = {
   'bad-name': 'That name will not do: use at most 32 letters, digits, "-" or "_".',
   'bad-password': 'That password will not do: use 8 to 256 characters, not a common password, not your name, and not one character over and over.',
   network: 'The server cannot be reached: check your connection and try again.',
+  'account-locked': 'This account is locked after too many failed log-ins: ask the operator to lift the lock, or wait until it ends.',
 };
 
 /** The engine's own refusals (`refused`), as a player reads them. */

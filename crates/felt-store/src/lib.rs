@@ -107,10 +107,12 @@
 //! cluster for tests (`scripts/postgres-test`).
 #![forbid(unsafe_code)]
 
+mod audit_log;
 mod books;
 mod error;
 mod lease;
 mod ledger;
+mod limits;
 mod location;
 mod login;
 mod model;
@@ -125,9 +127,15 @@ pub mod testing;
 mod wallet;
 
 pub use crate::postgres::{Notice, PgListener, PgSeatLocks, PgStore};
+pub use audit_log::{
+    AuditEntry, AuditQuery, NewAuditEntry, MAX_AUDIT_DETAIL, MAX_AUDIT_FIELD, SYSTEM_ACTOR,
+};
 pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use lease::{SeatedPlayer, TableLease, TableStatus};
+pub use limits::{
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+};
 pub use location::{
     open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,
 };
@@ -309,6 +317,10 @@ pub trait Store {
     /// the login as it now stands.
     fn login_failed(&mut self, name: &str, now_ms: i64, policy: LockPolicy) -> Result<Login>;
 
+    /// Lifts a login's lock and forgets its failures (an operator's act); returns the
+    /// end of the lock it had, if any (past or not).
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>>;
+
     /// Sets a login's password hash and role.
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()>;
 
@@ -342,6 +354,30 @@ pub trait Store {
     /// pending, and a lost debit gets its rollback; an acknowledged rollback makes its
     /// debit `rolled-back`. Returns the call as it stands afterwards.
     fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall>;
+
+    /// Appends an entry to the audit log; returns its number. The log is append-only.
+    fn append_audit(&mut self, entry: &NewAuditEntry<'_>) -> Result<i64>;
+
+    /// The audit log entries `query` asks for (the newest `limit`), oldest first.
+    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>>;
+
+    /// Appends a change of a player's limit (its `seq` is ignored); returns its number.
+    fn append_limit_change(&mut self, change: &LimitChange) -> Result<i64>;
+
+    /// Every change of `player`'s limits, oldest first.
+    fn limit_changes(&self, player: &str) -> Result<Vec<LimitChange>>;
+
+    /// Counts `usage` against `player`'s limits at `at_ms` (amounts at least zero).
+    fn record_usage(&mut self, player: &str, at_ms: i64, usage: &[(UsageKind, i64)]) -> Result<()>;
+
+    /// The sums of `player`'s usage at or after `since_ms`.
+    fn usage_since(&self, player: &str, since_ms: i64) -> Result<UsageTotals>;
+
+    /// Appends a break or an exclusion (its `seq` is ignored); returns its number.
+    fn append_exclusion(&mut self, exclusion: &Exclusion) -> Result<i64>;
+
+    /// Every break and exclusion of `player`, oldest first.
+    fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>>;
 
     /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
     /// or nothing as usual (a failed call leaves no trace), but become durable together

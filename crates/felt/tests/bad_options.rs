@@ -344,3 +344,22 @@ fn serve_refuses_a_wallet_without_a_secret_file_or_over_plain_http() {
     ]);
     assert!(e.contains("does not yet move"), "{e}");
 }
+
+#[test]
+fn serve_refuses_a_reality_check_outside_its_range_and_an_empty_help_line() {
+    let e = refused(&["serve", "--reality-check-mins", "90"]);
+    assert!(
+        e.contains("--reality-check-") && e.contains("90") && e.contains("15-60"),
+        "{e}"
+    );
+    let e = refused(&[
+        "serve",
+        "--reality-check-shortest",
+        "30",
+        "--reality-check-longest",
+        "20",
+    ]);
+    assert!(e.contains("range 30-20") && e.contains("empty"), "{e}");
+    let e = refused(&["serve", "--help-line", "  "]);
+    assert!(e.contains("--help-line"), "{e}");
+}

@@ -92,6 +92,17 @@ pub(crate) fn succeeded(c: &mut Conn, name: &str, now_ms: i64) -> R<Option<i64>>
     Ok(before.last_login_ms)
 }
 
+/// An operator lifts a login's lock: the failures are forgotten. Returns the end of
+/// the lock it had.
+pub(crate) fn unlock(c: &mut Conn, name: &str) -> R<Option<i64>> {
+    let before = find(c, name, true)?.ok_or_else(|| unknown(name))?;
+    c.exec(
+        "UPDATE logins SET failed_logins = 0, locked_until_ms = NULL WHERE name = $1",
+        &[&name],
+    )?;
+    Ok(before.locked_until_ms)
+}
+
 /// A failed attempt: counted; at `policy.after` in a row the login is locked for
 /// `policy.for_ms` (and the count starts again). Returns the login as it now stands.
 pub(crate) fn failed(c: &mut Conn, name: &str, now_ms: i64, policy: LockPolicy) -> R<Login> {

@@ -22,6 +22,7 @@ mod error;
 mod leases;
 mod listen;
 mod logins;
+mod protection;
 mod read;
 pub mod schema;
 mod seat;
@@ -33,10 +34,12 @@ mod write;
 pub use listen::{Notice, PgListener, METERS_CHANNEL, TABLES_CHANNEL};
 pub use seat::{seat_key, PgSeatLocks};
 
+use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::lease::{checked_statuses, checked_tables, TableLease, TableStatus};
 use crate::ledger::Limit;
+use crate::limits::{Exclusion, LimitChange, UsageKind, UsageTotals};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
@@ -1006,6 +1009,10 @@ impl Store for PgStore {
         self.write(|c| logins::failed(c, name, now_ms, policy))
     }
 
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>> {
+        self.write(|c| logins::unlock(c, name))
+    }
+
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()> {
         self.write(|c| logins::set(c, name, password_hash, role))
     }
@@ -1040,6 +1047,45 @@ impl Store for PgStore {
 
     fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall> {
         self.write(|c| wallet::answer(c, id, answer))
+    }
+
+    fn append_audit(&mut self, entry: &NewAuditEntry<'_>) -> Result<i64> {
+        crate::audit_log::check(entry)?;
+        self.write(|c| protection::append_audit(c, entry))
+    }
+
+    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>> {
+        self.read(|c| protection::audit(c, query))
+    }
+
+    fn append_limit_change(&mut self, change: &LimitChange) -> Result<i64> {
+        let change = crate::limits::checked_change(change)?;
+        self.write(|c| protection::append_limit(c, &change))
+    }
+
+    fn limit_changes(&self, player: &str) -> Result<Vec<LimitChange>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::limits(c, &name))
+    }
+
+    fn record_usage(&mut self, player: &str, at_ms: i64, usage: &[(UsageKind, i64)]) -> Result<()> {
+        let name = crate::limits::checked_usage(player, usage)?;
+        self.write(|c| protection::add_usage(c, &name, at_ms, usage))
+    }
+
+    fn usage_since(&self, player: &str, since_ms: i64) -> Result<UsageTotals> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::usage(c, &name, since_ms))
+    }
+
+    fn append_exclusion(&mut self, exclusion: &Exclusion) -> Result<i64> {
+        let exclusion = crate::limits::checked_exclusion(exclusion)?;
+        self.write(|c| protection::append_exclusion(c, &exclusion))
+    }
+
+    fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::exclusions(c, &name))
     }
 
     fn claim_tables(

@@ -60,10 +60,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "the outbox of calls to an operator's wallet",
         sql: V7,
     },
+    Migration {
+        version: 8,
+        name: "audit log; player limits, what counts against them, breaks and exclusions",
+        sql: V8,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 7;
+pub const LATEST: i64 = 8;
 
 /// The comment on `schema_migrations` that marks a database as felt's.
 pub const MARK: &str = "felt books: schema migrations";
@@ -403,6 +408,74 @@ CREATE TRIGGER wallet_calls_settled BEFORE UPDATE OF state ON wallet_calls
 FOR EACH ROW WHEN (OLD.state <> NEW.state AND OLD.state <> 'pending'
     AND NOT (OLD.state = 'acknowledged' AND NEW.state = 'rolled-back'))
 EXECUTE FUNCTION felt_refuse('a wallet call answered stays answered');
+"#;
+
+const V8: &str = r#"
+-- What operators (and the server itself) did, with who and when; never changed or
+-- deleted. Times are Unix milliseconds (the server's clock).
+CREATE TABLE audit_log (
+    seq     BIGSERIAL PRIMARY KEY,
+    at_ms   BIGINT NOT NULL,
+    actor   TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 128),
+    action  TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 128),
+    subject TEXT NOT NULL CHECK (length(subject) BETWEEN 1 AND 128),
+    detail  TEXT NOT NULL
+);
+CREATE INDEX audit_log_subject ON audit_log (subject, at_ms);
+CREATE INDEX audit_log_at ON audit_log (at_ms);
+
+-- Every change of a limit a player set: the latest change in effect is the limit.
+-- amount is cents (seconds for session); NULL: the limit removed.
+CREATE TABLE player_limits (
+    seq          BIGSERIAL PRIMARY KEY,
+    player       TEXT NOT NULL,
+    kind         TEXT NOT NULL CHECK (kind IN ('deposit', 'loss', 'wager', 'session')),
+    period       TEXT NOT NULL CHECK (period IN ('day', 'week', 'month')),
+    amount       BIGINT CHECK (amount IS NULL OR amount >= 0),
+    requested_ms BIGINT NOT NULL,
+    effective_ms BIGINT NOT NULL CHECK (effective_ms >= requested_ms)
+);
+CREATE INDEX player_limits_player ON player_limits (player, seq);
+
+-- What counts against the limits, at the server's clock: stakes and returns (at the
+-- end of each round), play-money deposits, time seated.
+CREATE TABLE limit_usage (
+    seq    BIGSERIAL PRIMARY KEY,
+    player TEXT NOT NULL,
+    at_ms  BIGINT NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('stake', 'return', 'deposit', 'play-ms')),
+    amount BIGINT NOT NULL CHECK (amount >= 0)
+);
+CREATE INDEX limit_usage_player ON limit_usage (player, at_ms);
+
+-- Breaks (time-outs), self-exclusions and exclusions by an operator; until_ms NULL:
+-- for good. Never shortened: a row is never changed or deleted.
+CREATE TABLE exclusions (
+    seq      BIGSERIAL PRIMARY KEY,
+    player   TEXT NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('break', 'self-excluded', 'operator')),
+    start_ms BIGINT NOT NULL,
+    until_ms BIGINT CHECK (until_ms IS NULL OR until_ms > start_ms),
+    set_by   TEXT NOT NULL CHECK (length(set_by) BETWEEN 1 AND 128),
+    reason   TEXT NOT NULL
+);
+CREATE INDEX exclusions_player ON exclusions (player, seq);
+CREATE TRIGGER audit_log_fixed BEFORE UPDATE OR DELETE ON audit_log
+FOR EACH ROW EXECUTE FUNCTION felt_refuse('the audit log is append-only');
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+FOR EACH STATEMENT EXECUTE FUNCTION felt_refuse('the audit log is append-only');
+CREATE TRIGGER player_limits_fixed BEFORE UPDATE OR DELETE ON player_limits
+FOR EACH ROW EXECUTE FUNCTION felt_refuse('limit changes are append-only');
+CREATE TRIGGER player_limits_no_truncate BEFORE TRUNCATE ON player_limits
+FOR EACH STATEMENT EXECUTE FUNCTION felt_refuse('limit changes are append-only');
+CREATE TRIGGER limit_usage_fixed BEFORE UPDATE OR DELETE ON limit_usage
+FOR EACH ROW EXECUTE FUNCTION felt_refuse('limit usage is append-only');
+CREATE TRIGGER limit_usage_no_truncate BEFORE TRUNCATE ON limit_usage
+FOR EACH STATEMENT EXECUTE FUNCTION felt_refuse('limit usage is append-only');
+CREATE TRIGGER exclusions_fixed BEFORE UPDATE OR DELETE ON exclusions
+FOR EACH ROW EXECUTE FUNCTION felt_refuse('an exclusion is never changed or deleted');
+CREATE TRIGGER exclusions_no_truncate BEFORE TRUNCATE ON exclusions
+FOR EACH STATEMENT EXECUTE FUNCTION felt_refuse('an exclusion is never changed or deleted');
 "#;
 
 /// What a database turned out to be.

@@ -17,6 +17,7 @@
 mod audit;
 mod leases;
 mod logins;
+mod protection;
 mod read;
 pub mod schema;
 mod seating;
@@ -24,10 +25,12 @@ mod seating;
 mod tests;
 mod wallet;
 
+use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
 use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::lease::{checked_statuses, checked_tables, TableLease, TableStatus};
 use crate::ledger::{balances_after, too_large, Limit};
+use crate::limits::{Exclusion, LimitChange, UsageKind, UsageTotals};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
@@ -1257,6 +1260,10 @@ impl Store for SqliteStore {
         self.write(|tx| logins::failed(tx, name, now_ms, policy))
     }
 
+    fn unlock_login(&mut self, name: &str) -> Result<Option<i64>> {
+        self.write(|tx| logins::unlock(tx, name))
+    }
+
     fn set_login(&mut self, name: &str, password_hash: &str, role: Role) -> Result<()> {
         self.write(|tx| logins::set(tx, name, password_hash, role))
     }
@@ -1287,6 +1294,45 @@ impl Store for SqliteStore {
 
     fn wallet_answer(&mut self, id: &str, answer: &WalletAnswer) -> Result<WalletCall> {
         self.write(|tx| wallet::answer(tx, id, answer))
+    }
+
+    fn append_audit(&mut self, entry: &NewAuditEntry<'_>) -> Result<i64> {
+        crate::audit_log::check(entry)?;
+        self.write(|tx| protection::append_audit(tx, entry))
+    }
+
+    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>> {
+        self.read(|c| protection::audit(c, query))
+    }
+
+    fn append_limit_change(&mut self, change: &LimitChange) -> Result<i64> {
+        let change = crate::limits::checked_change(change)?;
+        self.write(|tx| protection::append_limit(tx, &change))
+    }
+
+    fn limit_changes(&self, player: &str) -> Result<Vec<LimitChange>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::limits(c, &name))
+    }
+
+    fn record_usage(&mut self, player: &str, at_ms: i64, usage: &[(UsageKind, i64)]) -> Result<()> {
+        let name = crate::limits::checked_usage(player, usage)?;
+        self.write(|tx| protection::add_usage(tx, &name, at_ms, usage))
+    }
+
+    fn usage_since(&self, player: &str, since_ms: i64) -> Result<UsageTotals> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::usage(c, &name, since_ms))
+    }
+
+    fn append_exclusion(&mut self, exclusion: &Exclusion) -> Result<i64> {
+        let exclusion = crate::limits::checked_exclusion(exclusion)?;
+        self.write(|tx| protection::append_exclusion(tx, &exclusion))
+    }
+
+    fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::exclusions(c, &name))
     }
 
     fn claim_tables(

@@ -56,10 +56,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "the outbox of calls to an operator's wallet",
         sql: V7,
     },
+    Migration {
+        version: 8,
+        name: "audit log; player limits, what counts against them, breaks and exclusions",
+        sql: V8,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 7;
+pub const LATEST: i64 = 8;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -328,4 +333,72 @@ CREATE TRIGGER wallet_calls_settled BEFORE UPDATE OF state ON wallet_calls
 WHEN OLD.state <> NEW.state AND OLD.state <> 'pending'
     AND NOT (OLD.state = 'acknowledged' AND NEW.state = 'rolled-back')
 BEGIN SELECT RAISE(ABORT, 'felt: a wallet call answered stays answered'); END;
+"#;
+
+const V8: &str = r#"
+-- What operators (and the server itself) did, with who and when; never changed or
+-- deleted. Times are Unix milliseconds (the server's clock).
+CREATE TABLE audit_log (
+    seq     INTEGER PRIMARY KEY AUTOINCREMENT,
+    at_ms   INTEGER NOT NULL,
+    actor   TEXT NOT NULL CHECK (length(actor) BETWEEN 1 AND 128),
+    action  TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 128),
+    subject TEXT NOT NULL CHECK (length(subject) BETWEEN 1 AND 128),
+    detail  TEXT NOT NULL
+);
+CREATE INDEX audit_log_subject ON audit_log (subject, at_ms);
+CREATE INDEX audit_log_at ON audit_log (at_ms);
+CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'felt: the audit log is append-only'); END;
+CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+BEGIN SELECT RAISE(ABORT, 'felt: the audit log is append-only'); END;
+
+-- Every change of a limit a player set: the latest change in effect is the limit.
+-- amount is cents (seconds for session); NULL: the limit removed.
+CREATE TABLE player_limits (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    player       TEXT NOT NULL,
+    kind         TEXT NOT NULL CHECK (kind IN ('deposit', 'loss', 'wager', 'session')),
+    period       TEXT NOT NULL CHECK (period IN ('day', 'week', 'month')),
+    amount       INTEGER CHECK (amount IS NULL OR amount >= 0),
+    requested_ms INTEGER NOT NULL,
+    effective_ms INTEGER NOT NULL CHECK (effective_ms >= requested_ms)
+);
+CREATE INDEX player_limits_player ON player_limits (player, seq);
+CREATE TRIGGER player_limits_no_update BEFORE UPDATE ON player_limits
+BEGIN SELECT RAISE(ABORT, 'felt: limit changes are append-only'); END;
+CREATE TRIGGER player_limits_no_delete BEFORE DELETE ON player_limits
+BEGIN SELECT RAISE(ABORT, 'felt: limit changes are append-only'); END;
+
+-- What counts against the limits, at the server's clock: stakes and returns (at the
+-- end of each round), play-money deposits, time seated.
+CREATE TABLE limit_usage (
+    seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+    player TEXT NOT NULL,
+    at_ms  INTEGER NOT NULL,
+    kind   TEXT NOT NULL CHECK (kind IN ('stake', 'return', 'deposit', 'play-ms')),
+    amount INTEGER NOT NULL CHECK (amount >= 0)
+);
+CREATE INDEX limit_usage_player ON limit_usage (player, at_ms);
+CREATE TRIGGER limit_usage_no_update BEFORE UPDATE ON limit_usage
+BEGIN SELECT RAISE(ABORT, 'felt: limit usage is append-only'); END;
+CREATE TRIGGER limit_usage_no_delete BEFORE DELETE ON limit_usage
+BEGIN SELECT RAISE(ABORT, 'felt: limit usage is append-only'); END;
+
+-- Breaks (time-outs), self-exclusions and exclusions by an operator; until_ms NULL:
+-- for good. Never shortened: a row is never changed or deleted.
+CREATE TABLE exclusions (
+    seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+    player   TEXT NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('break', 'self-excluded', 'operator')),
+    start_ms INTEGER NOT NULL,
+    until_ms INTEGER CHECK (until_ms IS NULL OR until_ms > start_ms),
+    set_by   TEXT NOT NULL CHECK (length(set_by) BETWEEN 1 AND 128),
+    reason   TEXT NOT NULL
+);
+CREATE INDEX exclusions_player ON exclusions (player, seq);
+CREATE TRIGGER exclusions_no_update BEFORE UPDATE ON exclusions
+BEGIN SELECT RAISE(ABORT, 'felt: an exclusion is never changed'); END;
+CREATE TRIGGER exclusions_no_delete BEFORE DELETE ON exclusions
+BEGIN SELECT RAISE(ABORT, 'felt: an exclusion is never deleted'); END;
 "#;

@@ -70,6 +70,29 @@ pub fn failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previo
     ));
 }
 
+pub fn an_operator_lifts_a_lock_and_its_failures_are_forgotten(s: &mut Books) {
+    s.create_login(&new("erin", 0)).unwrap();
+    let policy = LockPolicy {
+        after: 2,
+        for_ms: i64::MAX,
+    };
+    s.login_failed("erin", 2_000, policy).unwrap();
+    let l = s.login_failed("erin", 3_000, policy).unwrap();
+    assert_eq!(l.locked_until_ms, Some(i64::MAX), "until lifted");
+    assert_eq!(s.unlock_login("erin").unwrap(), Some(i64::MAX));
+    let l = s.login("erin").unwrap().unwrap();
+    assert_eq!((l.failed_logins, l.locked_until_ms), (0, None));
+    assert!(!l.is_locked(i64::MAX - 1));
+    // One failure after the unlock does not lock again: the count started over.
+    s.login_failed("erin", 4_000, policy).unwrap();
+    assert!(!s.login("erin").unwrap().unwrap().is_locked(4_001));
+    assert_eq!(s.unlock_login("erin").unwrap(), None, "nothing to lift");
+    assert!(matches!(
+        s.unlock_login("nobody"),
+        Err(StoreError::UnknownLogin { .. })
+    ));
+}
+
 pub fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login(
     s: &mut Books,
 ) {

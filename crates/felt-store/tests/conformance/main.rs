@@ -10,6 +10,7 @@ mod groups;
 mod leases;
 mod logins;
 mod names;
+mod protection;
 mod recall;
 mod seats;
 mod step_with;
@@ -179,11 +180,16 @@ conformance! {
     leases::a_table_status_is_kept_by_its_holder_only,
     logins::a_new_login_gets_its_starting_balance_and_a_taken_name_is_refused_without_change,
     logins::failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login,
+    logins::an_operator_lifts_a_lock_and_its_failures_are_forgotten,
     logins::a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login,
     names::names_that_look_the_same_are_one_wallet,
     names::invisible_and_control_characters_are_refused_naming_them,
     names::ids_must_be_given_in_their_canonical_form,
     names::a_seat_is_held_by_the_canonical_name,
+    protection::the_audit_log_lists_by_subject_and_time_and_refuses_bad_entries,
+    protection::limit_changes_are_kept_in_order_and_bad_ones_refused,
+    protection::usage_is_summed_from_a_time_on,
+    protection::exclusions_are_kept_with_who_set_them_and_never_end_before_they_start,
     recall::shoes_commitments_rules_and_player_rounds,
     recall::outputs_are_the_same_texts_on_both_engines,
     seats::a_player_sits_at_one_table_and_a_seat_holds_one_player,

@@ -16,6 +16,7 @@ pub mod risk;
 pub mod rng_test;
 pub mod rules;
 pub mod serve;
+pub mod serve_protection;
 pub mod sim;
 pub mod sim_count;
 pub mod split;

@@ -89,6 +89,9 @@ pub struct Args {
     /// The secret the wallet calls are signed with (required with --wallet).
     #[arg(long, value_name = "FILE", requires = "wallet")]
     pub wallet_secret_file: Option<std::path::PathBuf>,
+    /// Sessions, lock-outs, reality checks and the help line.
+    #[command(flatten)]
+    pub protection: super::serve_protection::Protection,
 }
 
 /// Runs the server until SIGTERM or Ctrl-C.
@@ -108,6 +111,8 @@ pub fn run(a: &Args) -> Result<()> {
          address (127.0.0.1, ::1)",
         a.addr
     );
+    // Refused before the books are opened.
+    a.protection.check()?;
     let load = |g: &str| crate::game_arg::load_game(g).map_err(|e| format!("{e:#}"));
     let tables = match &a.tables {
         Some(p) => config::read(p, &load)?,
@@ -161,6 +166,7 @@ pub fn run(a: &Args) -> Result<()> {
         Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
         None => felt_server::listen::max_for_files(files),
     };
+    a.protection.apply(&mut settings)?;
     settings.guard.registrations = a.registrations_per_hour;
     settings.sockets.per_account = a.sockets_per_account as usize;
     settings.sockets.per_address = a.sockets_per_address as usize;

@@ -1,0 +1,417 @@
+//! The limits a player sets and the breaks and exclusions that stop play (issue 26
+//! items 1 and 2): the rules, over what the books keep (`felt_store::LimitChange`,
+//! `felt_store::Exclusion`, usage rows), at the server's clock ([`crate::clock`]).
+//!
+//! - A limit caps deposits (play-money top-ups), losses (staked minus returned),
+//!   wagers (staked) or time seated, per day (24 hours), week (7 days) or month (30
+//!   days). Periods are fixed from when the limit was first set (a decrease keeps the
+//!   period running): each period has a clear reset time to tell the player, and no
+//!   change of the limit can restart the count.
+//! - A new limit or a decrease takes effect at once. An increase or a removal is
+//!   pending for [`COOLING_OFF_MS`] and then takes effect only when the player confirms
+//!   it (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
+//! - Every limit that applies is checked: the lowest (the one with the least room)
+//!   wins and is named in the refusal.
+
+use crate::protocol::Code;
+use felt_core::Money;
+use felt_store::{
+    Account, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RoundId, RoundRecord,
+    Store, UsageKind, UsageTotals,
+};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The cooling-off of an increase or removal: 24 hours.
+pub const COOLING_OFF_MS: i64 = 24 * 3_600_000;
+
+/// The shortest and longest break (time-out): 24 hours to 6 weeks.
+pub const BREAK_MS: (i64, i64) = (24 * 3_600_000, 42 * 24 * 3_600_000);
+
+/// The shortest and longest self-exclusion with an end: 6 months (183 days) to 5 years
+/// (1,826 days); longer is for good.
+pub const SELF_EXCLUSION_MS: (i64, i64) = (183 * 24 * 3_600_000, 1_826 * 24 * 3_600_000);
+
+/// One limit (a kind over a period) as it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Slot {
+    /// What it caps.
+    pub kind: LimitKind,
+    /// Over which period.
+    pub period: LimitPeriod,
+    /// The limit in effect (cents, or seconds for time), `None`: no limit.
+    pub amount: Option<i64>,
+    /// When the current period started counting (the limit's first setting).
+    #[serde(skip)]
+    pub anchor_ms: i64,
+    /// An increase or removal asked for and not yet in effect.
+    pub pending: Option<Pending>,
+}
+
+/// An increase or removal waiting out its cooling-off, then the player's confirmation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Pending {
+    /// The amount asked for (`None`: the limit removed).
+    pub amount: Option<i64>,
+    /// From when the player may confirm it (Unix ms).
+    pub effective_ms: i64,
+}
+
+impl Slot {
+    /// The span of the current period at `now_ms`: (start, reset), Unix ms.
+    pub fn window(&self, now_ms: i64) -> (i64, i64) {
+        let len = self.period.ms();
+        let start = self.anchor_ms + (now_ms - self.anchor_ms).max(0).div_euclid(len) * len;
+        (start, start + len)
+    }
+}
+
+/// The limit `kind` over `period` after `changes` (a player's, oldest first): an
+/// immediate change sets it (and drops what was pending), a deferred one is pending.
+pub fn slot(changes: &[LimitChange], kind: LimitKind, period: LimitPeriod) -> Slot {
+    let mut s = Slot {
+        kind,
+        period,
+        amount: None,
+        anchor_ms: 0,
+        pending: None,
+    };
+    for c in changes
+        .iter()
+        .filter(|c| c.kind == kind && c.period == period)
+    {
+        if c.effective_ms > c.requested_ms {
+            s.pending = Some(Pending {
+                amount: c.amount,
+                effective_ms: c.effective_ms,
+            });
+            continue;
+        }
+        if s.amount.is_none() && c.amount.is_some() {
+            s.anchor_ms = c.effective_ms;
+        }
+        s.amount = c.amount;
+        s.pending = None;
+    }
+    s
+}
+
+/// Every limit of a player, by kind then period.
+pub fn slots(changes: &[LimitChange]) -> Vec<Slot> {
+    LimitKind::ALL
+        .into_iter()
+        .flat_map(|k| {
+            LimitPeriod::ALL
+                .into_iter()
+                .map(move |p| slot(changes, k, p))
+        })
+        .collect()
+}
+
+/// What the player asks of one limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Set it to this amount (cents, or seconds for time).
+    Set(i64),
+    /// Remove it.
+    Remove,
+}
+
+/// The change to write for `ask` at `now_ms`, or `None` when nothing changes (the
+/// same limit, no pending change to drop).
+pub fn plan(player: &str, current: &Slot, ask: Ask, now_ms: i64) -> Option<LimitChange> {
+    let amount = match ask {
+        Ask::Set(a) => Some(a),
+        Ask::Remove => None,
+    };
+    let stricter = match (amount, current.amount) {
+        (Some(new), Some(old)) => new <= old,
+        (Some(_), None) => true,
+        (None, None) => true,
+        (None, Some(_)) => false,
+    };
+    let confirms = current
+        .pending
+        .is_some_and(|p| p.amount == amount && now_ms >= p.effective_ms);
+    let unchanged = stricter && amount == current.amount && current.pending.is_none();
+    let waiting = !stricter && current.pending.is_some_and(|p| p.amount == amount) && !confirms;
+    if unchanged || waiting {
+        return None;
+    }
+    let effective_ms = if stricter || confirms {
+        now_ms
+    } else {
+        now_ms + COOLING_OFF_MS
+    };
+    Some(LimitChange {
+        seq: 0,
+        player: player.to_string(),
+        kind: current.kind,
+        period: current.period,
+        amount,
+        requested_ms: now_ms,
+        effective_ms,
+    })
+}
+
+/// Why a stake or a deposit is refused: the limit it would pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reached {
+    /// The limit's kind.
+    pub kind: LimitKind,
+    /// Its period.
+    pub period: LimitPeriod,
+    /// The limit (cents).
+    pub amount: i64,
+    /// What is left of it this period (cents).
+    pub left: i64,
+    /// When its period resets (Unix ms).
+    pub resets_ms: i64,
+}
+
+impl Reached {
+    /// The sentence a player reads.
+    pub fn sentence(&self) -> String {
+        let what = match self.kind {
+            LimitKind::Deposit => "deposit",
+            LimitKind::Loss => "loss",
+            LimitKind::Wager => "wager",
+            LimitKind::Session => "session-time",
+        };
+        let period = match self.period {
+            LimitPeriod::Day => "24-hour",
+            LimitPeriod::Week => "7-day",
+            LimitPeriod::Month => "30-day",
+        };
+        format!(
+            "this would pass your {period} {what} limit of {} ({} left); it resets at {}",
+            Money::cents(self.amount),
+            Money::cents(self.left.max(0)),
+            crate::accounts::iso(self.resets_ms)
+        )
+    }
+}
+
+/// What a limit kind counts of `used`.
+fn counted(kind: LimitKind, used: &UsageTotals) -> i64 {
+    match kind {
+        LimitKind::Deposit => used.deposited,
+        LimitKind::Loss => (used.staked - used.returned).max(0),
+        LimitKind::Wager => used.staked,
+        LimitKind::Session => used.play_ms / 1_000,
+    }
+}
+
+/// Whether `extra` more of `kinds` (counted with `in_play`, what is not yet in the
+/// usage rows: the stakes of the round in play) passes a limit of `player`'s at
+/// `now_ms`; the tightest limit passed, if any.
+pub fn check(
+    store: &dyn Store,
+    player: &str,
+    kinds: &[LimitKind],
+    in_play: UsageTotals,
+    extra: i64,
+    now_ms: i64,
+) -> felt_store::Result<Option<Reached>> {
+    let changes = store.limit_changes(player)?;
+    let mut tightest: Option<Reached> = None;
+    for s in slots(&changes) {
+        let Some(amount) = s.amount.filter(|_| kinds.contains(&s.kind)) else {
+            continue;
+        };
+        let (start, resets_ms) = s.window(now_ms);
+        let mut used = store.usage_since(player, start)?;
+        used.staked += in_play.staked;
+        used.returned += in_play.returned;
+        let left = amount - counted(s.kind, &used);
+        if extra > left && tightest.is_none_or(|t| left < t.left) {
+            tightest = Some(Reached {
+                kind: s.kind,
+                period: s.period,
+                amount,
+                left,
+                resets_ms,
+            });
+        }
+    }
+    Ok(tightest)
+}
+
+/// The break or exclusion that holds for `player` at `now_ms` (the one ending last).
+pub fn exclusion(
+    store: &dyn Store,
+    player: &str,
+    now_ms: i64,
+) -> felt_store::Result<Option<Exclusion>> {
+    let all = store.exclusions(player)?;
+    Ok(all
+        .into_iter()
+        .filter(|e| e.holds_at(now_ms))
+        .max_by_key(|e| e.until_ms.unwrap_or(i64::MAX)))
+}
+
+/// The sentence a player reads about an exclusion.
+pub fn exclusion_sentence(e: &Exclusion) -> String {
+    let what = match e.kind {
+        ExclusionKind::Break => "you are taking a break",
+        ExclusionKind::SelfExcluded => "you have excluded yourself",
+        ExclusionKind::Operator => "the operator has excluded you",
+    };
+    match e.until_ms {
+        Some(u) => format!(
+            "{what} until {}: no bets until then",
+            crate::accounts::iso(u)
+        ),
+        None => format!("{what} for good: no bets"),
+    }
+}
+
+/// What each player staked and got back in round `rec`, by player.
+pub fn round_usage(rec: &RoundRecord) -> BTreeMap<String, UsageTotals> {
+    let mut out: BTreeMap<String, UsageTotals> = BTreeMap::new();
+    for m in rec.movements.iter().map(|r| &r.movement) {
+        let cents = m.amount.as_cents();
+        if let Account::Player(p) = &m.from {
+            let u = out.entry(p.clone()).or_default();
+            u.staked = u.staked.saturating_add(cents);
+        }
+        if let Account::Player(p) = &m.to {
+            let u = out.entry(p.clone()).or_default();
+            u.returned = u.returned.saturating_add(cents);
+        }
+    }
+    out
+}
+
+/// Why a stake is refused: the protocol's code and the sentence.
+pub type Refusal = (Code, String);
+
+/// Whether `player` may stake `extra` more at `now_ms` (`None`: a split, which stakes
+/// what the player's largest single stake of the round was), `round` being the round
+/// in play (its stakes are not in the usage rows yet): not while a break or exclusion
+/// holds, nor past a loss or wager limit. A books failure refuses too (a limit that
+/// cannot be checked is not passed).
+pub fn may_stake(
+    store: &dyn Store,
+    player: &str,
+    round: RoundId,
+    extra: Option<Money>,
+    now_ms: i64,
+) -> Result<(), Refusal> {
+    let failed = |e: felt_store::StoreError| {
+        tracing::error!(%player, error = %e, "the limits could not be read");
+        (
+            Code::Refused,
+            "your limits cannot be checked now: nothing was staked; try again".to_string(),
+        )
+    };
+    if let Some(e) = exclusion(store, player, now_ms).map_err(failed)? {
+        return Err((Code::PlayerBlocked, exclusion_sentence(&e)));
+    }
+    let rec = store.round(round).map_err(failed)?;
+    let in_play = rec
+        .as_ref()
+        .and_then(|r| round_usage(r).remove(player))
+        .unwrap_or_default();
+    let extra = extra.unwrap_or_else(|| {
+        let own = Account::player(player);
+        rec.iter()
+            .flat_map(|r| r.movements.iter())
+            .filter(|m| m.movement.from == own)
+            .map(|m| m.movement.amount)
+            .max()
+            .unwrap_or(Money::ZERO)
+    });
+    let kinds = [LimitKind::Loss, LimitKind::Wager];
+    match check(store, player, &kinds, in_play, extra.as_cents(), now_ms).map_err(failed)? {
+        Some(r) => Err((Code::LimitReached, r.sentence())),
+        None => Ok(()),
+    }
+}
+
+/// Counts what each player staked and got back in the finished round `round` against
+/// their limits, at `now_ms`.
+pub fn count_round(store: &mut dyn Store, round: RoundId, now_ms: i64) -> felt_store::Result<()> {
+    let Some(rec) = store.round(round)? else {
+        return Ok(());
+    };
+    for (player, u) in round_usage(&rec) {
+        store.record_usage(
+            &player,
+            now_ms,
+            &[
+                (UsageKind::Stake, u.staked),
+                (UsageKind::Return, u.returned),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(amount: Option<i64>, requested_ms: i64, effective_ms: i64) -> LimitChange {
+        LimitChange {
+            seq: 0,
+            player: "p".into(),
+            kind: LimitKind::Loss,
+            period: LimitPeriod::Day,
+            amount,
+            requested_ms,
+            effective_ms,
+        }
+    }
+
+    #[test]
+    fn a_decrease_applies_at_once_and_an_increase_waits_then_needs_confirming() {
+        let mut rows = vec![change(Some(100), 0, 0)];
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        assert_eq!((s.amount, s.anchor_ms), (Some(100), 0));
+        let down = plan("p", &s, Ask::Set(50), 10).unwrap();
+        assert_eq!(down.effective_ms, 10);
+        let up = plan("p", &s, Ask::Set(200), 10).unwrap();
+        assert_eq!(up.effective_ms, 10 + COOLING_OFF_MS);
+        rows.push(up);
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        assert_eq!(s.amount, Some(100), "a pending increase is not in effect");
+        // Asked again too early: nothing changes (the cooling-off runs on).
+        assert!(plan("p", &s, Ask::Set(200), 20).is_none());
+        let other = plan("p", &s, Ask::Set(300), 20).unwrap();
+        assert_eq!(other.effective_ms, 20 + COOLING_OFF_MS);
+        let confirm = plan("p", &s, Ask::Set(200), 10 + COOLING_OFF_MS).unwrap();
+        assert_eq!(confirm.effective_ms, confirm.requested_ms);
+        rows.push(confirm);
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        assert_eq!((s.amount, s.pending, s.anchor_ms), (Some(200), None, 0));
+        assert!(plan("p", &s, Ask::Set(200), 99).is_none());
+    }
+
+    #[test]
+    fn a_removal_waits_and_a_decrease_drops_a_pending_increase() {
+        let mut rows = vec![change(Some(100), 0, 0)];
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        let remove = plan("p", &s, Ask::Remove, 5).unwrap();
+        assert_eq!(
+            (remove.amount, remove.effective_ms),
+            (None, 5 + COOLING_OFF_MS)
+        );
+        rows.push(remove);
+        rows.push(change(Some(80), 6, 6));
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        assert_eq!((s.amount, s.pending), (Some(80), None));
+    }
+
+    #[test]
+    fn periods_are_fixed_from_the_first_setting() {
+        let rows = vec![
+            change(Some(100), 1_000, 1_000),
+            change(Some(50), 9_000, 9_000),
+        ];
+        let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
+        let day = LimitPeriod::Day.ms();
+        assert_eq!(s.window(1_000 + day + 5), (1_000 + day, 1_000 + 2 * day));
+        assert_eq!(s.window(1_000), (1_000, 1_000 + day));
+    }
+}

@@ -1,0 +1,161 @@
+//! The audit log, player limits, their usage and exclusions in SQLite (schema 8).
+
+use super::{damaged, R};
+use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
+use crate::limits::{
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+};
+use rusqlite::{params, Connection, Row};
+
+/// Appends an entry; returns its number.
+pub(crate) fn append_audit(c: &Connection, e: &NewAuditEntry<'_>) -> R<i64> {
+    c.prepare_cached(
+        "INSERT INTO audit_log (at_ms, actor, action, subject, detail) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![e.at_ms, e.actor, e.action, e.subject, e.detail])?;
+    Ok(c.last_insert_rowid())
+}
+
+/// The entries `q` asks for, oldest first.
+pub(crate) fn audit(c: &Connection, q: &AuditQuery) -> R<Vec<AuditEntry>> {
+    let limit = i64::try_from(q.limit).unwrap_or(i64::MAX);
+    let mut st = c.prepare_cached(
+        "SELECT seq, at_ms, actor, action, subject, detail FROM ( \
+         SELECT * FROM audit_log WHERE (?1 IS NULL OR subject = ?1) AND at_ms >= ?2 \
+         ORDER BY seq DESC LIMIT ?3) ORDER BY seq",
+    )?;
+    let rows = st.query_map(
+        params![q.subject, q.since_ms.unwrap_or(i64::MIN), limit],
+        |r| {
+            Ok(AuditEntry {
+                seq: r.get(0)?,
+                at_ms: r.get(1)?,
+                actor: r.get(2)?,
+                action: r.get(3)?,
+                subject: r.get(4)?,
+                detail: r.get(5)?,
+            })
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Appends a limit change; returns its number.
+pub(crate) fn append_limit(c: &Connection, l: &LimitChange) -> R<i64> {
+    c.prepare_cached(
+        "INSERT INTO player_limits (player, kind, period, amount, requested_ms, effective_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        l.player,
+        l.kind.as_str(),
+        l.period.as_str(),
+        l.amount,
+        l.requested_ms,
+        l.effective_ms
+    ])?;
+    Ok(c.last_insert_rowid())
+}
+
+/// Column `idx` of `r`, a text `parse` must know (else the books are damaged).
+fn parsed<T>(r: &Row<'_>, idx: usize, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    let text: String = r.get(idx)?;
+    parse(&text).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            idx,
+            rusqlite::types::Type::Text,
+            format!("`{text}` is not a kind the books know").into(),
+        )
+    })
+}
+
+/// A player's limit changes, oldest first.
+pub(crate) fn limits(c: &Connection, player: &str) -> R<Vec<LimitChange>> {
+    let mut st = c.prepare_cached(
+        "SELECT seq, player, kind, period, amount, requested_ms, effective_ms \
+         FROM player_limits WHERE player = ?1 ORDER BY seq",
+    )?;
+    let rows = st.query_map([player], |r| {
+        Ok(LimitChange {
+            seq: r.get(0)?,
+            player: r.get(1)?,
+            kind: parsed(r, 2, LimitKind::parse)?,
+            period: parsed(r, 3, LimitPeriod::parse)?,
+            amount: r.get(4)?,
+            requested_ms: r.get(5)?,
+            effective_ms: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Adds usage rows.
+pub(crate) fn add_usage(
+    c: &Connection,
+    player: &str,
+    at_ms: i64,
+    usage: &[(UsageKind, i64)],
+) -> R<()> {
+    let mut st = c.prepare_cached(
+        "INSERT INTO limit_usage (player, at_ms, kind, amount) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (kind, amount) in usage {
+        st.execute(params![player, at_ms, kind.as_str(), amount])?;
+    }
+    Ok(())
+}
+
+/// A player's usage at or after `since_ms`.
+pub(crate) fn usage(c: &Connection, player: &str, since_ms: i64) -> R<UsageTotals> {
+    let mut st = c.prepare_cached(
+        "SELECT kind, SUM(amount) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
+         GROUP BY kind",
+    )?;
+    let rows = st.query_map(params![player, since_ms], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })?;
+    let mut t = UsageTotals::default();
+    for row in rows {
+        let (kind, sum) = row?;
+        crate::limits::add_total(&mut t, &kind, sum).map_err(damaged)?;
+    }
+    Ok(t)
+}
+
+/// Appends a break or an exclusion; returns its number.
+pub(crate) fn append_exclusion(c: &Connection, e: &Exclusion) -> R<i64> {
+    c.prepare_cached(
+        "INSERT INTO exclusions (player, kind, start_ms, until_ms, set_by, reason) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        e.player,
+        e.kind.as_str(),
+        e.start_ms,
+        e.until_ms,
+        e.set_by,
+        e.reason
+    ])?;
+    Ok(c.last_insert_rowid())
+}
+
+/// A player's breaks and exclusions, oldest first.
+pub(crate) fn exclusions(c: &Connection, player: &str) -> R<Vec<Exclusion>> {
+    let mut st = c.prepare_cached(
+        "SELECT seq, player, kind, start_ms, until_ms, set_by, reason \
+         FROM exclusions WHERE player = ?1 ORDER BY seq",
+    )?;
+    let rows = st.query_map([player], |r| {
+        Ok(Exclusion {
+            seq: r.get(0)?,
+            player: r.get(1)?,
+            kind: parsed(r, 2, ExclusionKind::parse)?,
+            start_ms: r.get(3)?,
+            until_ms: r.get(4)?,
+            set_by: r.get(5)?,
+            reason: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

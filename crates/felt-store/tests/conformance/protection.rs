@@ -1,0 +1,181 @@
+//! The audit log, limit changes, usage and exclusions: append-only rows, listed as
+//! written, the same on both engines.
+
+use crate::Books;
+use felt_store::{
+    AuditQuery, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, NewAuditEntry,
+    StoreError, UsageKind, UsageTotals,
+};
+
+fn entry<'a>(at_ms: i64, actor: &'a str, subject: &'a str) -> NewAuditEntry<'a> {
+    NewAuditEntry {
+        at_ms,
+        actor,
+        action: "close-table",
+        subject,
+        detail: "closed for the night",
+    }
+}
+
+/// The newest `limit` entries of the whole log.
+fn last(limit: usize) -> AuditQuery {
+    AuditQuery {
+        limit,
+        ..Default::default()
+    }
+}
+
+pub fn the_audit_log_lists_by_subject_and_time_and_refuses_bad_entries(s: &mut Books) {
+    let first = s.append_audit(&entry(1_000, "op", "t1")).unwrap();
+    let second = s.append_audit(&entry(2_000, "system", "t2")).unwrap();
+    s.append_audit(&entry(3_000, "op", "t1")).unwrap();
+    assert!(second > first);
+    let all = s.audit_entries(&last(10)).unwrap();
+    assert_eq!(
+        all.iter().map(|e| e.at_ms).collect::<Vec<_>>(),
+        [1_000, 2_000, 3_000]
+    );
+    assert_eq!(all[1].actor, "system");
+    assert_eq!(all[0].detail, "closed for the night");
+    let t1_since = s
+        .audit_entries(&AuditQuery {
+            subject: Some("t1".into()),
+            since_ms: Some(1_500),
+            limit: 10,
+        })
+        .unwrap();
+    assert_eq!(t1_since.len(), 1);
+    assert_eq!(
+        (t1_since[0].at_ms, t1_since[0].subject.as_str()),
+        (3_000, "t1")
+    );
+    let newest = s.audit_entries(&last(2)).unwrap();
+    assert_eq!(
+        newest.iter().map(|e| e.at_ms).collect::<Vec<_>>(),
+        [2_000, 3_000]
+    );
+    let bad = s.append_audit(&entry(4_000, " ", "t1")).unwrap_err();
+    assert!(matches!(bad, StoreError::InvalidInput(_)), "{bad}");
+    let long = "x".repeat(200);
+    assert!(s.append_audit(&entry(4_000, "op", &long)).is_err());
+    assert_eq!(s.audit_entries(&last(10)).unwrap().len(), 3);
+}
+
+fn change(player: &str, amount: Option<i64>, requested_ms: i64, effective_ms: i64) -> LimitChange {
+    LimitChange {
+        seq: 0,
+        player: player.into(),
+        kind: LimitKind::Loss,
+        period: LimitPeriod::Week,
+        amount,
+        requested_ms,
+        effective_ms,
+    }
+}
+
+pub fn limit_changes_are_kept_in_order_and_bad_ones_refused(s: &mut Books) {
+    s.append_limit_change(&change("alice", Some(50_00), 10, 10))
+        .unwrap();
+    s.append_limit_change(&change("alice", None, 20, 86_400_020))
+        .unwrap();
+    s.append_limit_change(&change("bob", Some(1), 30, 30))
+        .unwrap();
+    let got = s.limit_changes("alice").unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].player, "alice");
+    assert_eq!((got[0].amount, got[1].amount), (Some(50_00), None));
+    assert_eq!(got[1].effective_ms, 86_400_020);
+    assert_eq!(
+        (got[1].kind, got[1].period),
+        (LimitKind::Loss, LimitPeriod::Week)
+    );
+    for bad in [
+        change("alice", Some(-1), 10, 10),
+        change("alice", Some(1), 10, 9),
+    ] {
+        let e = s.append_limit_change(&bad).unwrap_err();
+        assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    }
+    assert!(s.append_limit_change(&change("", Some(1), 10, 10)).is_err());
+    assert_eq!(s.limit_changes("alice").unwrap().len(), 2);
+}
+
+pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
+    s.record_usage(
+        "alice",
+        1_000,
+        &[(UsageKind::Stake, 10_00), (UsageKind::Return, 4_00)],
+    )
+    .unwrap();
+    s.record_usage(
+        "alice",
+        2_000,
+        &[(UsageKind::Deposit, 500_00), (UsageKind::PlayMs, 60_000)],
+    )
+    .unwrap();
+    s.record_usage("alice", 3_000, &[(UsageKind::Stake, 1_00)])
+        .unwrap();
+    s.record_usage("bob", 3_000, &[(UsageKind::Stake, 99_00)])
+        .unwrap();
+    assert_eq!(
+        s.usage_since("alice", 0).unwrap(),
+        UsageTotals {
+            staked: 11_00,
+            returned: 4_00,
+            deposited: 500_00,
+            play_ms: 60_000
+        }
+    );
+    assert_eq!(s.usage_since("alice", 2_500).unwrap().staked, 1_00);
+    assert_eq!(s.usage_since("carol", 0).unwrap(), UsageTotals::default());
+    let e = s
+        .record_usage(
+            "alice",
+            4_000,
+            &[(UsageKind::Stake, 5), (UsageKind::Return, -1)],
+        )
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    assert_eq!(
+        s.usage_since("alice", 3_500).unwrap(),
+        UsageTotals::default()
+    );
+}
+
+fn exclusion(kind: ExclusionKind, until_ms: Option<i64>, set_by: &str) -> Exclusion {
+    Exclusion {
+        seq: 0,
+        player: "alice".into(),
+        kind,
+        start_ms: 1_000,
+        until_ms,
+        set_by: set_by.into(),
+        reason: String::new(),
+    }
+}
+
+pub fn exclusions_are_kept_with_who_set_them_and_never_end_before_they_start(s: &mut Books) {
+    s.append_exclusion(&exclusion(ExclusionKind::Break, Some(2_000), "alice"))
+        .unwrap();
+    s.append_exclusion(&exclusion(ExclusionKind::Operator, None, "op"))
+        .unwrap();
+    let got = s.exclusions("alice").unwrap();
+    assert_eq!(got.len(), 2);
+    assert_eq!(
+        (got[0].kind, got[0].until_ms),
+        (ExclusionKind::Break, Some(2_000))
+    );
+    assert_eq!(
+        (got[1].kind, got[1].set_by.as_str()),
+        (ExclusionKind::Operator, "op")
+    );
+    assert!(got[1].holds_at(1_000_000_000) && !got[0].holds_at(2_000));
+    for bad in [
+        exclusion(ExclusionKind::SelfExcluded, Some(1_000), "alice"),
+        exclusion(ExclusionKind::SelfExcluded, None, ""),
+    ] {
+        let e = s.append_exclusion(&bad).unwrap_err();
+        assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    }
+    assert_eq!(s.exclusions("alice").unwrap().len(), 2);
+}
