@@ -42,6 +42,17 @@ pub(crate) struct Credentials {
     password: String,
 }
 
+/// The body of a registration: credentials, and the limits the player sets from the
+/// start (optional; [`crate::limits`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Registration {
+    name: String,
+    password: String,
+    #[serde(default)]
+    limits: Vec<crate::limits_api::LimitAsk>,
+}
+
 /// `429 throttled`: this address has had its share; it may try again after `wait`.
 fn throttled(wait: Duration, what: &str) -> Response {
     let secs = wait.as_secs().max(1);
@@ -95,9 +106,10 @@ fn bad_body(e: JsonRejection) -> Response {
 pub(crate) async fn register(
     State(s): State<Shared>,
     ClientIp(ip): ClientIp,
-    body: Result<Json<Credentials>, JsonRejection>,
+    body: Result<Json<Registration>, JsonRejection>,
 ) -> Result<Response, Response> {
     let Json(c) = body.map_err(bad_body)?;
+    let asks = crate::limits_api::checked_asks(&c.limits).map_err(IntoResponse::into_response)?;
     let bad_name = |m: String| ApiError(StatusCode::BAD_REQUEST, "bad-name", m).into_response();
     let name =
         felt_store::normalize_name("player", &c.name).map_err(|e| bad_name(e.to_string()))?;
@@ -133,6 +145,9 @@ pub(crate) async fn register(
                 starting_balance: start,
                 now_ms: now,
             })?;
+            for l in crate::limits_api::changes_for(&[], &n, &asks, now) {
+                st.append_limit_change(&l)?;
+            }
             st.login_succeeded(&n, now)?;
             st.open_web_session(&token_hash, &n, now)
         })
@@ -253,20 +268,25 @@ pub(crate) async fn login(
     let now = s.now_ms();
     let previous = s
         .books()
-        .run(move |st| -> felt_store::Result<Option<i64>> {
-            let prev = st.login_succeeded(&n, now)?;
-            st.open_web_session(&token_hash, &n, now)?;
-            Ok(prev)
-        })
+        .run(
+            move |st| -> felt_store::Result<(Option<i64>, Option<String>)> {
+                let prev = st.login_succeeded(&n, now)?;
+                st.open_web_session(&token_hash, &n, now)?;
+                let blocked = crate::limits::exclusion(st, &n, now)?;
+                Ok((prev, blocked.map(|e| crate::limits::exclusion_sentence(&e))))
+            },
+        )
         .await
         .map_err(|e| store_error(e).into_response())?;
+    let (previous, blocked) = previous;
     drop((turn, admitted));
     tracing::info!(player = %name, %ip, "logged in");
     Ok(session_response(
         &s,
         &token,
         StatusCode::OK,
-        json!({"player": name, "role": login.role, "previous_login": previous.map(iso)}),
+        json!({"player": name, "role": login.role, "previous_login": previous.map(iso),
+               "blocked": blocked}),
     ))
 }
 
