@@ -14,6 +14,7 @@ import {
   URL, OUT, launch, player, sit, stack, bet, decide, settled, history, cents, plain, assert, eq, uniqueName, standAll,
   clickAmount,
 } from './lib.mjs';
+import { limitsTests } from './limits.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -1248,6 +1249,8 @@ test('the hint on request shows each choice\'s expected value, as felt-math comp
     await p.context.close();
   }
 });
+
+limitsTests(test);
 
 // ---- the runner ---------------------------------------------------------------
 

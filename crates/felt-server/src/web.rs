@@ -68,6 +68,7 @@ static ASSETS: &[Asset] = &[
     asset!("topup.js", JS),
     asset!("hint.js", JS),
     asset!("leaving.js", JS),
+    asset!("limits.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

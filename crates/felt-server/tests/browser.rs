@@ -69,6 +69,8 @@ fn tables() -> String {
         ("leaver", "classic"),
         ("hint-d", "classic"),
         ("hint-p", "classic"),
+        ("limits-p", "classic"),
+        ("limits-d", "classic"),
     ] {
         t.push((name.to_string(), game));
     }
