@@ -203,7 +203,7 @@ impl Reached {
 fn counted(kind: LimitKind, used: &UsageTotals) -> i64 {
     match kind {
         LimitKind::Deposit => used.deposited,
-        LimitKind::Loss => (used.staked - used.returned).max(0),
+        LimitKind::Loss => used.staked.saturating_sub(used.returned).max(0),
         LimitKind::Wager => used.staked,
         LimitKind::Session => used.play_ms / 1_000,
     }
@@ -228,9 +228,9 @@ pub fn check(
         };
         let (start, resets_ms) = s.window(now_ms);
         let mut used = store.usage_since(player, start)?;
-        used.staked += in_play.staked;
-        used.returned += in_play.returned;
-        let left = amount - counted(s.kind, &used);
+        used.staked = used.staked.saturating_add(in_play.staked);
+        used.returned = used.returned.saturating_add(in_play.returned);
+        let left = amount.saturating_sub(counted(s.kind, &used));
         if extra > left && tightest.is_none_or(|t| left < t.left) {
             tightest = Some(Reached {
                 kind: s.kind,

@@ -598,3 +598,41 @@ async fn limits_set_at_registration_take_effect_at_once_and_bad_ones_refuse_it()
     assert_eq!(limit(&page, "wager", "week")["amount"], "75.00", "{page}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insurance_past_a_loss_limit_is_refused_and_the_offer_stays_open() {
+    let server = start().await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let (cookie, mut c) = seated(&url, "pat").await;
+    let (status, _) = put_limits(
+        &url,
+        &cookie,
+        json!([{"kind": "loss", "period": "day", "amount": "12.00"}]),
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Nineteen against an ace: insurance (5.00 on a 10.00 bet) is offered.
+    stack(&url, &op, &["Tc", "7s", "9h", "Ad", "Ts"]).await;
+    let v = bet(&mut c, "10.00").await.unwrap();
+    let offered = v["you"]["decisions"]
+        .as_array()
+        .is_some_and(|d| d.iter().any(|x| x["offer"] == true));
+    assert!(offered, "{v}");
+    let round = v["round_id"].as_i64().unwrap();
+    act(&mut c, round, "insurance", "i1").await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("loss limit of 12.00 (2.00 left)"),
+        "{e}"
+    );
+    act(&mut c, round, "decline", "n1").await;
+    c.until(5, |v| v["round"]["phase"] == "player-turns").await;
+    act(&mut c, round, "stand", "s1").await;
+    c.until(5, |v| v["in_play"] == false).await;
+    server.stop().await;
+}

@@ -406,7 +406,10 @@ fn sqlite_books_of_schema_6_migrate_to_7() {
     }
     let mut s = felt_store::SqliteStore::open(&path).unwrap();
     // Through 7 to the newest schema.
-    assert_eq!(s.schema_version().unwrap(), felt_store::sqlite::schema::LATEST);
+    assert_eq!(
+        s.schema_version().unwrap(),
+        felt_store::sqlite::schema::LATEST
+    );
     migrated_from_6(&mut s);
 }
 
@@ -434,6 +437,9 @@ fn postgres_books_of_schema_6_migrate_to_7() {
     }
     let mut s = felt_store::PgStore::open(&url).unwrap();
     // Through 7 to the newest schema.
-    assert_eq!(s.schema_version().unwrap(), felt_store::postgres::schema::LATEST);
+    assert_eq!(
+        s.schema_version().unwrap(),
+        felt_store::postgres::schema::LATEST
+    );
     migrated_from_6(&mut s);
 }
