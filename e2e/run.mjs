@@ -15,6 +15,7 @@ import {
   clickAmount,
 } from './lib.mjs';
 import { protection } from './protection.mjs';
+import { limitsTests } from './limits.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -1250,6 +1251,7 @@ test('the hint on request shows each choice\'s expected value, as felt-math comp
   }
 });
 
+limitsTests(test);
 protection(test, { shot, until });
 
 // ---- the runner ---------------------------------------------------------------

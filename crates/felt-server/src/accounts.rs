@@ -42,6 +42,17 @@ pub(crate) struct Credentials {
     password: String,
 }
 
+/// The body of a registration: credentials, and the limits the player sets from the
+/// start (optional; [`crate::limits`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Registration {
+    name: String,
+    password: String,
+    #[serde(default)]
+    limits: Vec<crate::limits_api::LimitAsk>,
+}
+
 /// `429 throttled`: this address has had its share; it may try again after `wait`.
 fn throttled(wait: Duration, what: &str) -> Response {
     let secs = wait.as_secs().max(1);
@@ -95,9 +106,10 @@ fn bad_body(e: JsonRejection) -> Response {
 pub(crate) async fn register(
     State(s): State<Shared>,
     ClientIp(ip): ClientIp,
-    body: Result<Json<Credentials>, JsonRejection>,
+    body: Result<Json<Registration>, JsonRejection>,
 ) -> Result<Response, Response> {
     let Json(c) = body.map_err(bad_body)?;
+    let asks = crate::limits_api::checked_asks(&c.limits).map_err(IntoResponse::into_response)?;
     let bad_name = |m: String| ApiError(StatusCode::BAD_REQUEST, "bad-name", m).into_response();
     let name =
         felt_store::normalize_name("player", &c.name).map_err(|e| bad_name(e.to_string()))?;
@@ -133,6 +145,9 @@ pub(crate) async fn register(
                 starting_balance: start,
                 now_ms: now,
             })?;
+            for l in crate::limits_api::changes_for(&[], &n, &asks, now) {
+                st.append_limit_change(&l)?;
+            }
             st.login_succeeded(&n, now)?;
             st.open_web_session(&token_hash, &n, now)?;
             st.next_round_id()
@@ -258,13 +273,15 @@ pub(crate) async fn login(
     let (token, token_hash) = auth::new_token();
     let n = name.clone();
     let now = s.now_ms();
-    let (previous, first_round) = s
+    let (previous, first_round, blocked) = s
         .books()
         .run(
-            move |st| -> felt_store::Result<(Option<i64>, felt_store::RoundId)> {
+            move |st| -> felt_store::Result<(Option<i64>, felt_store::RoundId, Option<String>)> {
                 let prev = st.login_succeeded(&n, now)?;
                 st.open_web_session(&token_hash, &n, now)?;
-                Ok((prev, st.next_round_id()?))
+                let blocked = crate::limits::exclusion(st, &n, now)?;
+                let blocked = blocked.map(|e| crate::limits::exclusion_sentence(&e));
+                Ok((prev, st.next_round_id()?, blocked))
             },
         )
         .await
@@ -280,6 +297,7 @@ pub(crate) async fn login(
         json!({
             "player": name, "role": login.role, "previous_login": previous.map(iso),
             "help_line": s.settings().protection.help_line, "unfinished": unfinished,
+            "blocked": blocked,
         }),
     ))
 }

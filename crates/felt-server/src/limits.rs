@@ -183,11 +183,18 @@ impl Reached {
             LimitPeriod::Week => "7-day",
             LimitPeriod::Month => "30-day",
         };
+        let resets = crate::accounts::iso(self.resets_ms);
+        if self.kind == LimitKind::Session {
+            return format!(
+                "you have reached your {period} {what} limit of {} minutes: play ends at \
+                 this round's end; it resets at {resets}",
+                self.amount / 60
+            );
+        }
         format!(
-            "this would pass your {period} {what} limit of {} ({} left); it resets at {}",
+            "this would pass your {period} {what} limit of {} ({} left); it resets at {resets}",
             Money::cents(self.amount),
             Money::cents(self.left.max(0)),
-            crate::accounts::iso(self.resets_ms)
         )
     }
 }
@@ -196,7 +203,7 @@ impl Reached {
 fn counted(kind: LimitKind, used: &UsageTotals) -> i64 {
     match kind {
         LimitKind::Deposit => used.deposited,
-        LimitKind::Loss => (used.staked - used.returned).max(0),
+        LimitKind::Loss => used.staked.saturating_sub(used.returned).max(0),
         LimitKind::Wager => used.staked,
         LimitKind::Session => used.play_ms / 1_000,
     }
@@ -221,9 +228,9 @@ pub fn check(
         };
         let (start, resets_ms) = s.window(now_ms);
         let mut used = store.usage_since(player, start)?;
-        used.staked += in_play.staked;
-        used.returned += in_play.returned;
-        let left = amount - counted(s.kind, &used);
+        used.staked = used.staked.saturating_add(in_play.staked);
+        used.returned = used.returned.saturating_add(in_play.returned);
+        let left = amount.saturating_sub(counted(s.kind, &used));
         if extra > left && tightest.is_none_or(|t| left < t.left) {
             tightest = Some(Reached {
                 kind: s.kind,
@@ -346,6 +353,32 @@ pub fn count_round(store: &mut dyn Store, round: RoundId, now_ms: i64) -> felt_s
         )?;
     }
     Ok(())
+}
+
+/// Counts `played_ms` seated at a table against `player`'s session-time limits (a
+/// failure of the books is logged: the time is then not counted).
+pub fn count_play(books: &crate::books::Books, player: &str, played_ms: i64, now_ms: i64) {
+    if played_ms <= 0 {
+        return;
+    }
+    let usage = [(UsageKind::PlayMs, played_ms)];
+    if let Err(e) = books.with(|s| s.record_usage(player, now_ms, &usage)) {
+        tracing::error!(%player, error = %e, "seated time was not counted against the limits");
+    }
+}
+
+/// The sentence of the session-time limit `player` has reached at `now_ms`, if any
+/// (the books failing: none, logged).
+pub fn time_is_up(books: &crate::books::Books, player: &str, now_ms: i64) -> Option<String> {
+    let none = UsageTotals::default();
+    let session = [LimitKind::Session];
+    match books.read(|s| check(s, player, &session, none, 1, now_ms)) {
+        Ok(r) => r.map(|r| r.sentence()),
+        Err(e) => {
+            tracing::error!(%player, error = %e, "the session-time limits could not be read");
+            None
+        }
+    }
 }
 
 #[cfg(test)]

@@ -154,7 +154,9 @@ fn line(store: &dyn Store, player: &str, s: &Slot, now_ms: i64) -> felt_store::R
     let used = store.usage_since(player, start)?;
     let used = match s.kind {
         LimitKind::Deposit => Money::cents(used.deposited).to_string(),
-        LimitKind::Loss => Money::cents((used.staked - used.returned).max(0)).to_string(),
+        LimitKind::Loss => {
+            Money::cents(used.staked.saturating_sub(used.returned).max(0)).to_string()
+        }
         LimitKind::Wager => Money::cents(used.staked).to_string(),
         LimitKind::Session => (used.play_ms / 60_000).to_string(),
     };

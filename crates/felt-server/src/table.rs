@@ -283,6 +283,9 @@ struct Seated {
     leaving: bool,
     /// Leaves when the round ends, having played it out: may not play on (why).
     stop: Option<String>,
+    /// Seated time up to here (the server's clock) is counted against the player's
+    /// session-time limits ([`crate::limits`]).
+    counted_ms: i64,
 }
 
 struct Conn {
@@ -564,6 +567,7 @@ impl Actor {
                         absent: 0,
                         leaving: false,
                         stop: None,
+                        counted_ms: self.clock.now_ms(),
                     })
                 }
                 None => {
@@ -656,6 +660,7 @@ impl Actor {
             absent: 0,
             leaving: !matches!(took, Ok(SeatClaim::Taken)),
             stop: None,
+            counted_ms: self.clock.now_ms(),
         });
         seat
     }
@@ -1000,6 +1005,10 @@ impl Actor {
             self.refuse(conn, Code::PlayerBlocked, &m, None);
             return Ok(());
         }
+        if let Some(m) = crate::limits::time_is_up(&self.books, player, now) {
+            self.refuse(conn, Code::LimitReached, &m, None);
+            return Ok(());
+        }
         let n = self.seats.len() as u8;
         let want = match seat {
             Some(s) if (1..=n).contains(&s) => s,
@@ -1053,6 +1062,7 @@ impl Actor {
             absent: 0,
             leaving: false,
             stop: None,
+            counted_ms: self.clock.now_ms(),
         });
         // A round nobody has bet on yet is set up again with the newcomer.
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
@@ -1142,9 +1152,11 @@ impl Actor {
     /// Frees the player's seat, here and in the books (a failure of the books leaves
     /// the seat there: the table's next start seats the player again).
     fn unseat(&mut self, player: &str) {
+        let now = self.clock.now_ms();
         for s in self.seats.iter_mut() {
-            if s.as_ref().is_some_and(|s| s.player == player) {
-                *s = None;
+            if let Some(gone) = s.take_if(|s| s.player == player) {
+                let played = now - gone.counted_ms;
+                crate::limits::count_play(&self.books, player, played, now);
             }
         }
         let table = self.ctx.table_id.clone();
@@ -1728,6 +1740,23 @@ impl Actor {
             number: r.live.id.0,
             seats: r.seats.clone(),
         });
+        // Seated time so far counts against session-time limits; a player past one
+        // leaves now, at the round's end, and is told why.
+        let now = self.clock.now_ms();
+        let mut time_up = Vec::new();
+        for s in self.seats.iter_mut().flatten() {
+            let played = now - std::mem::replace(&mut s.counted_ms, now);
+            crate::limits::count_play(&self.books, &s.player, played, now);
+            if s.stop.is_none() {
+                s.stop = crate::limits::time_is_up(&self.books, &s.player, now);
+                time_up.extend(s.stop.clone().map(|m| (s.player.clone(), m)));
+            }
+        }
+        for (player, m) in time_up {
+            self.send_to_player(&player, |seq| {
+                error_frame(seq, Code::LimitReached, &m, None)
+            });
+        }
         // Absent players: one more round missed; past the table's limit, unseated.
         let mut gone = Vec::new();
         for s in self.seats.iter_mut().flatten() {

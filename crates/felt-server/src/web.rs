@@ -69,6 +69,7 @@ static ASSETS: &[Asset] = &[
     asset!("hint.js", JS),
     asset!("leaving.js", JS),
     asset!("reality.js", JS),
+    asset!("limits.js", JS),
 ];
 
 /// Each asset's entity tag (its SHA-256, shortened), computed once.

@@ -74,6 +74,8 @@ fn tables() -> String {
         ("rc-d", "classic"),
         ("rc-p", "classic"),
         ("rc-u", "classic"),
+        ("limits-p", "classic"),
+        ("limits-d", "classic"),
     ] {
         t.push((name.to_string(), game));
     }

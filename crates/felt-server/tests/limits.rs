@@ -451,7 +451,24 @@ async fn a_self_exclusion_cannot_be_shortened_or_lifted_and_freezes_the_limits()
     .await;
     refused((status, &e), 403, "player-blocked");
     advance(&url, &op, 90 * 86_400).await;
-    let cookie = relogin(&url, "pat").await;
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/login"))
+        .json(&json!({"name": "pat", "password": "pat-secret"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status(),
+        200,
+        "a self-excluded player still sees their account"
+    );
+    let cookie = common::session_cookie(&r);
+    let login: Value = r.json().await.unwrap();
+    let said = login["blocked"].as_str().unwrap();
+    assert!(
+        said.starts_with("you have excluded yourself until "),
+        "{login}"
+    );
     let page = get_json(&format!("{url}/api/limits"), &cookie).await;
     assert_eq!(page["blocked"]["kind"], "self-excluded", "{page}");
     let (status, e) = post(&format!("{url}/api/top-up"), &cookie, json!({})).await;
@@ -502,5 +519,120 @@ async fn an_operator_exclusion_is_audited_with_who_and_when_and_ends_play() {
     let page = get_json(&format!("{url}/api/limits"), &cookie).await;
     assert_eq!(page["blocked"]["kind"], "operator", "{page}");
     assert!(page["blocked"]["until"].is_null());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_time_limit_ends_play_at_the_round_boundary_not_mid_hand() {
+    let server = start().await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let (cookie, mut c) = seated(&url, "pat").await;
+    let (status, _) = put_limits(
+        &url,
+        &cookie,
+        json!([{"kind": "session", "period": "day", "minutes": 30}]),
+    )
+    .await;
+    assert_eq!(status, 200);
+    stack(&url, &op, &["Tc", "7d", "6h", "8s", "Ts"]).await;
+    let v = bet(&mut c, "10.00").await.unwrap();
+    let round = v["round_id"].as_i64().unwrap();
+    // Forty minutes pass mid-hand, past the limit (twenty at a time, within the
+    // session's idle time-out): the hand is still the player's to finish.
+    for _ in 0..2 {
+        advance(&url, &op, 20 * 60).await;
+        c.send(r#"{"type":"sync"}"#).await;
+        let v = c.until(5, |v| v["type"] == "view").await;
+        assert_eq!(v["you"]["seat"], 1, "{v}");
+        assert!(!v["you"]["decisions"].as_array().unwrap().is_empty(), "{v}");
+    }
+    act(&mut c, round, "stand", "s1").await;
+    let told = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(told["code"], "limit-reached", "{told}");
+    let m = told["message"].as_str().unwrap();
+    assert!(
+        m.contains("24-hour session-time limit of 30 minutes"),
+        "{m}"
+    );
+    let end = c
+        .until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
+        .await;
+    assert_eq!(end["in_play"], false, "{end}");
+    c.send(r#"{"type":"sit"}"#).await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_set_at_registration_take_effect_at_once_and_bad_ones_refuse_it() {
+    let server = start().await;
+    let url = server.url.clone();
+    let register = |name: &str, limits: Value| {
+        reqwest::Client::new()
+            .post(format!("{url}/api/register"))
+            .json(&json!({"name": name, "password": format!("{name}-secret"), "limits": limits}))
+            .send()
+    };
+    let r = register(
+        "pat",
+        json!([{"kind": "wager", "period": "week", "amount": "-5"}]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 400);
+    assert!(
+        common::login(&url, "pat", "pat-secret").await.is_err(),
+        "no login was made"
+    );
+    let r = register(
+        "pat",
+        json!([{"kind": "wager", "period": "week", "amount": "75.00"}]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 201);
+    let cookie = common::session_cookie(&r);
+    let page = get_json(&format!("{url}/api/limits"), &cookie).await;
+    assert_eq!(limit(&page, "wager", "week")["amount"], "75.00", "{page}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insurance_past_a_loss_limit_is_refused_and_the_offer_stays_open() {
+    let server = start().await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let (cookie, mut c) = seated(&url, "pat").await;
+    let (status, _) = put_limits(
+        &url,
+        &cookie,
+        json!([{"kind": "loss", "period": "day", "amount": "12.00"}]),
+    )
+    .await;
+    assert_eq!(status, 200);
+    // Nineteen against an ace: insurance (5.00 on a 10.00 bet) is offered.
+    stack(&url, &op, &["Tc", "7s", "9h", "Ad", "Ts"]).await;
+    let v = bet(&mut c, "10.00").await.unwrap();
+    let offered = v["you"]["decisions"]
+        .as_array()
+        .is_some_and(|d| d.iter().any(|x| x["offer"] == true));
+    assert!(offered, "{v}");
+    let round = v["round_id"].as_i64().unwrap();
+    act(&mut c, round, "insurance", "i1").await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("loss limit of 12.00 (2.00 left)"),
+        "{e}"
+    );
+    act(&mut c, round, "decline", "n1").await;
+    c.until(5, |v| v["round"]["phase"] == "player-turns").await;
+    act(&mut c, round, "stand", "s1").await;
+    c.until(5, |v| v["in_play"] == false).await;
     server.stop().await;
 }

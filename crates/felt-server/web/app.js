@@ -9,6 +9,7 @@ import { Lobby } from './lobby.js';
 import { Table } from './table.js';
 import { recallPanel, initPanel } from './panels.js';
 import { startSession, stopSession, refresh, helpLine, showUnfinished } from './reality.js';
+import { limitsPanel } from './limits.js';
 
 const app = { me: null, page: null };
 
@@ -41,6 +42,7 @@ function drawNav() {
     h('span', { class: 'bal' }, 'Balance ', h('strong', { id: 'bar-balance' }, show(app.me.balance))),
     h('a', { href: '#/lobby', class: 'btn ghost' }, 'Lobby'),
     h('button', { type: 'button', class: 'btn ghost', id: 'open-recall', onclick: () => recallPanel() }, 'Recall'),
+    h('button', { type: 'button', class: 'btn ghost', id: 'open-limits', onclick: () => limitsPanel() }, 'Limits'),
     h('button', { type: 'button', class: 'btn ghost', onclick: logout }, 'Log out'),
   );
 }
@@ -83,13 +85,17 @@ app.sessionChanged = refresh;
 function loginPage(main) {
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
   const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
+  const limit = h('input', { id: 'reg-limit', name: 'reg-limit', inputmode: 'decimal', placeholder: 'e.g. 100.00' });
   const err = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
   const ended = sessionStorage.getItem('felt.ended');
   sessionStorage.removeItem('felt.ended');
   const note = ended ? h('p', { class: 'login-note', id: 'login-note', role: 'status' }, ended) : null;
   const submit = async (kind) => {
     err.textContent = '';
-    const r = await api('POST', kind === 'register' ? '/api/register' : '/api/login', { name: name.value, password: pass.value });
+    const body = { name: name.value, password: pass.value };
+    // A limit set at registration applies from the first bet (docs/server.md).
+    if (kind === 'register' && limit.value.trim()) body.limits = [{ kind: 'loss', period: 'day', amount: limit.value.trim() }];
+    const r = await api('POST', kind === 'register' ? '/api/register' : '/api/login', body);
     if (!r.ok) {
       err.textContent = httpSentence(r);
       return;
@@ -113,6 +119,7 @@ function loginPage(main) {
     h('p', {}, 'Log in, or register a new name (you start with play money).'),
     h('label', { for: 'name' }, 'Name'), name,
     h('label', { for: 'password' }, 'Password (at least 8 characters)'), pass,
+    h('label', { for: 'reg-limit' }, 'When registering: a limit on your losses per 24 hours (optional; more limits in Limits)'), limit,
     err,
     helpLine(),
     h('div', { class: 'row' },

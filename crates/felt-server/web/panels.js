@@ -24,6 +24,11 @@ export function panelOpen() {
   return document.getElementById('panel').open;
 }
 
+/** Opens the panel with this title and body (or redraws it when open). */
+export function openPanel(title, ...body) {
+  open(title, ...body);
+}
+
 function open(title, ...body) {
   const d = document.getElementById('panel');
   document.getElementById('panel-title').textContent = title;

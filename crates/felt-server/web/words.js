@@ -1,6 +1,7 @@
 // What the page says when the server refuses something: each error code of
 // docs/protocol.md (table socket and HTTP) as a sentence written for a player, with
-// what to do. The server's own message is never shown raw.
+// what to do. The server's own message is never shown raw, except the sentences of a
+// limit the player set or of their break, which name the limit and when it ends.
 
 import { show } from './money.js';
 
@@ -68,12 +69,21 @@ function refusal(message) {
 /** A refusal frame of the table socket ({code, message}) as a player's sentence. */
 export function tableSentence(err) {
   if (err?.code === 'refused') return refusal(err.message);
+  // A limit the player set, or their break: the server's sentence names it and when it ends.
+  if (err?.code === 'limit-reached' || err?.code === 'player-blocked') return serverSentence(err.message);
   return TABLE[err?.code] || 'The table refused that: try again, or reload the page.';
+}
+
+/** The server's own sentence (limits and breaks), capitalised, with its full stop. */
+function serverSentence(message) {
+  const m = String(message || '');
+  return m ? `${m[0].toUpperCase()}${m.slice(1)}.` : 'A limit you set stops this.';
 }
 
 /** A failed HTTP answer ({status, data: {error, message}}) as a player's sentence. */
 export function httpSentence(res) {
   const code = res?.data?.error;
+  if (code === 'limit-reached' || code === 'player-blocked') return serverSentence(res.data.message);
   if (HTTP[code]) return HTTP[code];
   if (TABLE[code]) return TABLE[code];
   if (res?.status === 400) return 'The server could not read that: check what you typed and try again.';

@@ -325,6 +325,18 @@ fn password(url: &str) -> String {
     user.split(':').nth(1).unwrap().to_string()
 }
 
+/// Each of `sqls` is refused by one of felt's guards in the database.
+fn refused_by_felt(db: &mut postgres::Client, sqls: &[&str]) {
+    for sql in sqls {
+        let e = db.batch_execute(sql).unwrap_err();
+        let said = e
+            .as_db_error()
+            .map(|d| d.message().to_string())
+            .unwrap_or_default();
+        assert!(said.starts_with("felt: "), "{sql}: {e}");
+    }
+}
+
 /// The ledger and the journal are append-only in the database itself.
 #[test]
 fn the_database_refuses_to_rewrite_the_ledger() {
@@ -333,22 +345,17 @@ fn the_database_refuses_to_rewrite_the_ledger() {
     s.deposit("ann", c(5_00)).unwrap();
     let r = s.begin_round(&round("t", 1)).unwrap();
     s.finish_round(r, &Step::default(), "{}", None).unwrap();
-    let mut db = raw(&url);
-    for sql in [
-        "UPDATE postings SET amount_cents = 1",
-        "DELETE FROM entries",
-        "TRUNCATE postings",
-        "UPDATE rounds SET status = 'open'",
-        "DELETE FROM rounds",
-        "INSERT INTO round_steps (round_id, seq) VALUES (1, 9)",
-    ] {
-        let e = db.batch_execute(sql).unwrap_err();
-        let said = e
-            .as_db_error()
-            .map(|d| d.message().to_string())
-            .unwrap_or_default();
-        assert!(said.starts_with("felt: "), "{sql}: {e}");
-    }
+    refused_by_felt(
+        &mut raw(&url),
+        &[
+            "UPDATE postings SET amount_cents = 1",
+            "DELETE FROM entries",
+            "TRUNCATE postings",
+            "UPDATE rounds SET status = 'open'",
+            "DELETE FROM rounds",
+            "INSERT INTO round_steps (round_id, seq) VALUES (1, 9)",
+        ],
+    );
     assert!(s.check_books().unwrap().is_sound());
 }
 
@@ -623,4 +630,62 @@ fn groups_that_deadlock_on_meters_both_go_through() {
         assert_eq!(setup.meter(m).unwrap().unwrap().contributions, c(2), "{m}");
     }
     assert!(setup.check_books().unwrap().is_sound());
+}
+
+/// The audit log, limit changes, their usage and exclusions are append-only in the
+/// database itself.
+#[test]
+fn the_database_refuses_to_rewrite_the_audit_log_and_the_protection_tables() {
+    let url = fresh();
+    let mut s = PgStore::open(&url).unwrap();
+    s.append_audit(&felt_store::NewAuditEntry {
+        at_ms: 1,
+        actor: "olga",
+        action: "close-table",
+        subject: "t",
+        detail: "",
+    })
+    .unwrap();
+    s.append_limit_change(&felt_store::LimitChange {
+        seq: 0,
+        player: "ann".into(),
+        kind: felt_store::LimitKind::Loss,
+        period: felt_store::LimitPeriod::Day,
+        amount: Some(5),
+        requested_ms: 1,
+        effective_ms: 1,
+    })
+    .unwrap();
+    s.record_usage("ann", 1, &[(felt_store::UsageKind::Stake, 5)])
+        .unwrap();
+    s.append_exclusion(&felt_store::Exclusion {
+        seq: 0,
+        player: "ann".into(),
+        kind: felt_store::ExclusionKind::Break,
+        start_ms: 1,
+        until_ms: Some(2),
+        set_by: "ann".into(),
+        reason: String::new(),
+    })
+    .unwrap();
+    refused_by_felt(
+        &mut raw(&url),
+        &[
+            "UPDATE audit_log SET actor = 'someone else'",
+            "DELETE FROM audit_log",
+            "TRUNCATE audit_log",
+            "DELETE FROM player_limits",
+            "TRUNCATE limit_usage",
+            "DELETE FROM exclusions",
+        ],
+    );
+    assert_eq!(
+        s.audit_entries(&felt_store::AuditQuery {
+            limit: 5,
+            ..Default::default()
+        })
+        .unwrap()[0]
+            .actor,
+        "olga"
+    );
 }

@@ -322,3 +322,52 @@ fn a_group_whose_commit_fails_leaves_nothing_and_the_store_goes_on() {
     );
     assert!(s.check_books().unwrap().is_sound());
 }
+
+#[test]
+fn the_audit_log_and_the_protection_tables_are_append_only() {
+    let (_d, mut s) = fresh();
+    s.append_audit(&crate::NewAuditEntry {
+        at_ms: 1,
+        actor: "olga",
+        action: "close-table",
+        subject: "t",
+        detail: "",
+    })
+    .unwrap();
+    s.record_usage("ann", 1, &[(crate::UsageKind::Stake, 5)])
+        .unwrap();
+    s.append_limit_change(&crate::LimitChange {
+        seq: 0,
+        player: "ann".into(),
+        kind: crate::LimitKind::Loss,
+        period: crate::LimitPeriod::Day,
+        amount: Some(5),
+        requested_ms: 1,
+        effective_ms: 1,
+    })
+    .unwrap();
+    s.append_exclusion(&crate::Exclusion {
+        seq: 0,
+        player: "ann".into(),
+        kind: crate::ExclusionKind::Break,
+        start_ms: 1,
+        until_ms: Some(2),
+        set_by: "ann".into(),
+        reason: String::new(),
+    })
+    .unwrap();
+    let c = s.conn();
+    for sql in [
+        "UPDATE audit_log SET actor = 'someone else'",
+        "DELETE FROM audit_log",
+        "UPDATE limit_usage SET amount = 0",
+        "DELETE FROM player_limits",
+        "DELETE FROM exclusions",
+    ] {
+        let e = c.execute(sql, []);
+        assert!(
+            matches!(&e, Err(rusqlite::Error::SqliteFailure(_, Some(m))) if m.starts_with("felt: ")),
+            "{sql}: {e:?}"
+        );
+    }
+}
