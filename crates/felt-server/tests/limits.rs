@@ -538,10 +538,10 @@ async fn a_session_time_limit_ends_play_at_the_round_boundary_not_mid_hand() {
     stack(&url, &op, &["Tc", "7d", "6h", "8s", "Ts"]).await;
     let v = bet(&mut c, "10.00").await.unwrap();
     let round = v["round_id"].as_i64().unwrap();
-    // Forty minutes pass mid-hand, past the limit (twenty at a time, within the
-    // session's idle time-out): the hand is still the player's to finish.
-    for _ in 0..2 {
-        advance(&url, &op, 20 * 60).await;
+    // Forty minutes pass mid-hand, past the limit (ten at a time, within the
+    // sessions' idle time-out of 15 minutes): the hand is still the player's to finish.
+    for _ in 0..4 {
+        advance(&url, &op, 10 * 60).await;
         c.send(r#"{"type":"sync"}"#).await;
         let v = c.until(5, |v| v["type"] == "view").await;
         assert_eq!(v["you"]["seat"], 1, "{v}");
