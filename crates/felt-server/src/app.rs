@@ -126,6 +126,8 @@ pub struct Server {
     strategies: crate::hint::Strategies,
     /// The wall clock of limits, breaks, reality checks and lock-outs.
     clock: Arc<crate::clock::Clock>,
+    /// The operator's wallet the tables' money goes through (`felt serve --wallet`).
+    wallet: Option<crate::wallet::table::TableWallet>,
 }
 
 /// The shared state as handlers see it.
@@ -140,6 +142,18 @@ impl Server {
         tables: Vec<TableConfig>,
         settings: Settings,
         hosting: Hosting,
+    ) -> Result<Shared, String> {
+        Server::start_with_wallet(books, tables, settings, hosting, None)
+    }
+
+    /// [`Server::start`], the tables' money going through the operator's `wallet`
+    /// when given (`docs/operators.md`).
+    pub fn start_with_wallet(
+        books: BooksSetup,
+        tables: Vec<TableConfig>,
+        settings: Settings,
+        hosting: Hosting,
+        wallet: Option<crate::wallet::table::WalletMode>,
     ) -> Result<Shared, String> {
         let metrics = Arc::new(Metrics::new());
         let mut store = books.store;
@@ -162,6 +176,7 @@ impl Server {
                 },
             );
         }
+        let wallet = wallet.map(|w| w.start(metrics.clone())).transpose()?;
         let (events, _) = tokio::sync::broadcast::channel(256);
         let sockets = crate::sockets::Sockets::new(settings.sockets);
         let guard = crate::guard::Guard::new(settings.guard.clone())?;
@@ -179,6 +194,7 @@ impl Server {
             guard,
             strategies: Default::default(),
             clock: Arc::new(crate::clock::Clock::system()),
+            wallet,
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -257,6 +273,7 @@ impl Server {
                 books: self.books.clone(),
                 metrics: self.metrics.clone(),
                 clock: self.clock.clone(),
+                wallet: self.wallet.clone(),
             };
             match table::spawn(slot.cfg.clone(), services) {
                 Ok((handle, _thread)) => {
@@ -372,6 +389,11 @@ impl Server {
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The operator's wallet, in wallet mode.
+    pub fn wallet(&self) -> Option<&crate::wallet::table::TableWallet> {
+        self.wallet.as_ref()
     }
 
     /// The server's wall clock ([`crate::clock`]).

@@ -191,6 +191,18 @@ pub enum Code {
     /// The player's balance in the books is not the one the round opened with (they
     /// left and came back, or money arrived): bet again, or in the next round.
     BalanceChanged,
+    /// The operator's wallet refused the debit: a responsible-gaming or operator limit.
+    LimitReached,
+    /// The operator's wallet refused the debit: the player may not play.
+    PlayerBlocked,
+    /// The operator's wallet refused the debit: the player's session there ended.
+    SessionExpired,
+    /// The operator's wallet did not answer the debit (or not as the contract says):
+    /// the bet or action is refused and the debit rolled back.
+    WalletUnavailable,
+    /// A debit for this player is waiting for the operator's wallet: wait for its
+    /// answer.
+    WalletPending,
     /// Too many messages: slow down.
     RateLimited,
     /// The table's inbox is full: the message was dropped; send it again later.
