@@ -524,6 +524,10 @@ pub fn router(state: Shared) -> Router {
         .route("/api/test/clock", post(crate::clock::advance))
         .merge(crate::web::routes())
         .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::wallet::launch::intercept,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             public_url,
             crate::origin::check,
         ))

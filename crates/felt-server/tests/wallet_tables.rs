@@ -8,7 +8,7 @@ mod common;
 
 use common::demo::{Operator, SECRET};
 
-use common::{connect, register, start_wallet, Client, Running};
+use common::{connect, start_wallet, Client, Running};
 use felt_core::Money;
 use felt_server::app::Settings;
 use felt_server::metrics::Metrics;
@@ -94,9 +94,43 @@ fn table(name: &str, decision_secs: u32) -> String {
     )
 }
 
-/// `player` seated at `table`, once the view shows the operator's balance.
-async fn seated(server: &Running, player: &str, table: &str, balance: &str) -> Client {
-    let cookie = register(&server.url, player).await;
+/// A launch link of the operator for `player` at `table`.
+async fn launch_link(op: &Operator, server: &Running, player: &str, table: &str) -> String {
+    let p = player.to_string();
+    let expires = felt_server::wallet::signature::unix_now() + 60;
+    let token = op
+        .wallet
+        .with_books(move |b| b.launch_token(&p, expires))
+        .await
+        .unwrap();
+    felt_server::operator_demo::launch_link(&server.url, &token, table).unwrap()
+}
+
+/// Follows a launch link: the answer (not followed further).
+async fn follow(link: &str) -> reqwest::Response {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(link)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// `player` launched by the operator and seated at `table`, once the view shows the
+/// operator's balance.
+async fn seated(
+    op: &Operator,
+    server: &Running,
+    player: &str,
+    table: &str,
+    balance: &str,
+) -> Client {
+    let r = follow(&launch_link(op, server, player, table).await).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], format!("/#/table/{table}"));
+    let cookie = common::session_cookie(&r);
     let mut c = connect(&server.url, Some(&cookie), None).await.unwrap();
     c.send(&format!(
         r#"{{"type":"hello","version":1,"table":"{table}"}}"#
@@ -229,7 +263,7 @@ fn books_clean(server: &Running, players: &[&str]) {
 async fn stakes_and_wins_go_through_the_wallet_and_both_ledgers_agree_round_by_round() {
     let op = operator(&[("p-1", 250_00)]).await;
     let server = wallet_server(&op, &table("t", 1)).await;
-    let mut c = seated(&server, "p-1", "t", "250.00").await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
     let mut balance = Money::cents(250_00);
     for n in 1..=2 {
         let round = play_round(&mut c, &format!("b{n}"), "10.00", "1.00").await;
@@ -263,7 +297,7 @@ async fn stakes_and_wins_go_through_the_wallet_and_both_ledgers_agree_round_by_r
 async fn a_refused_or_lost_debit_refuses_the_bet_and_a_lost_one_is_rolled_back() {
     let op = operator(&[("p-1", 250_00)]).await;
     let server = wallet_server(&op, &table("t", 1)).await;
-    let mut c = seated(&server, "p-1", "t", "250.00").await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
     let round = round_of(&mut c).await;
 
     block(&op, "p-1", true).await;
@@ -312,8 +346,8 @@ async fn a_slow_wallet_holds_up_neither_its_own_table_nor_another() {
     let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
     let tables = format!("{}{}", table("slow", 600), table("other", 1));
     let server = wallet_server_waiting(&op, &tables, Duration::from_secs(30)).await;
-    let mut a = seated(&server, "p-1", "slow", "250.00").await;
-    let mut b = seated(&server, "p-2", "other", "250.00").await;
+    let mut a = seated(&op, &server, "p-1", "slow", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "other", "250.00").await;
     let round_b = round_of(&mut b).await;
     b.send(&bet(round_b, "b", "10.00", "0.00")).await;
     b.until(5, |v| {
@@ -427,4 +461,55 @@ async fn a_voided_round_rolls_its_debits_back_then_closes_at_the_operator() {
     assert!(all[2].settled_ms >= all[1].settled_ms);
     assert_eq!(all[2].amount, Money::ZERO);
     assert_eq!(op.balance("p-1").await, Money::cents(250_00));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_come_by_the_operators_launch_link_only() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 600)).await;
+    let post = |path: &str, cookie: &str, body: &str| {
+        reqwest::Client::new()
+            .post(format!("{}{path}", server.url))
+            .header("cookie", cookie)
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+    };
+    let r = post(
+        "/api/register",
+        "",
+        r#"{"name":"p-1","password":"p-1-secret-long"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 403);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "wallet-mode", "{v}");
+
+    let r = follow(&format!("{}/?token=lt-forged&table=t", server.url)).await;
+    assert_eq!(r.status(), 401);
+    assert!(r.headers().get("set-cookie").is_none());
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "session-expired", "{v}");
+
+    let link = launch_link(&op, &server, "p-1", "t").await;
+    let r = follow(&link).await;
+    assert_eq!(r.status(), 303);
+    let cookie = common::session_cookie(&r);
+    let me = common::get_json(&format!("{}/api/me", server.url), &cookie).await;
+    assert_eq!(me["player"], "p-1", "{me}");
+    assert_eq!(me["balance"], "250.00", "{me}");
+    assert!(me["top_up"].is_null(), "{me}");
+    // No play money here, and no password opens an operator's player.
+    let r = post("/api/top-up", &cookie, "{}").await.unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(
+        "/api/login",
+        "",
+        r#"{"name":"p-1","password":"anything at all"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 401);
+    server.stop().await;
 }

@@ -2,9 +2,10 @@
 //! messages ([`wire`]), their signature ([`signature`]), where the wallet is
 //! ([`settings`]), the client that sends the calls and judges the answers
 //! ([`client`]), and the worker that sends the books' outbox again until answered
-//! ([`outbox`]), and what a table does with it ([`table`]).
+//! ([`outbox`]), what a table does with it ([`table`]), and the launch by token ([`launch`]).
 
 pub mod client;
+pub mod launch;
 pub mod outbox;
 pub mod settings;
 pub mod signature;
