@@ -513,3 +513,73 @@ async fn players_come_by_the_operators_launch_link_only() {
     assert_eq!(r.status(), 401);
     server.stop().await;
 }
+
+/// Whether the player's first decision offers `word`.
+fn offers(v: &Value, word: &str) -> bool {
+    v["you"]["decisions"][0]["choices"]
+        .as_array()
+        .is_some_and(|c| c.iter().any(|c| c["decision"] == word))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_is_a_further_debit_of_the_round_before_its_card() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 600)).await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
+    // Rounds until one offers a double (a natural or an insurance offer may come first).
+    for n in 0..12 {
+        let round = round_of(&mut c).await;
+        c.send(&bet(round, &format!("b{n}"), "10.00", "0.00")).await;
+        let doubled = loop {
+            let v = c
+                .until(5, |v| {
+                    v["type"] == "view"
+                        && (v["in_play"] == false || !v["you"]["decisions"][0].is_null())
+                })
+                .await;
+            if v["in_play"] == false {
+                break None;
+            }
+            let d = &v["you"]["decisions"][0];
+            let word = match (d["offer"] == true, offers(&v, "double")) {
+                (true, _) => "decline",
+                (false, true) => "double",
+                (false, false) => "stand",
+            };
+            let id = format!("{word}{n}-{}", c.frames.len());
+            c.send(&format!(
+                r#"{{"type":"act","round":{},"spot":1,"hand":1,"decision":"{word}","id":"{id}"}}"#,
+                v["round_id"]
+            ))
+            .await;
+            if word == "double" {
+                let p = c
+                    .until(5, |v| v["type"] == "pending" || v["type"] == "error")
+                    .await;
+                assert_eq!(p["type"], "pending", "{p}");
+                assert_eq!(p["amount"], "10.00", "{p}");
+                c.until(10, |v| v["type"] == "view" && v["in_play"] == false)
+                    .await;
+                break Some(v["round_id"].as_i64().unwrap());
+            }
+        };
+        let Some(round) = doubled else { continue };
+        let all = settled(&server).await;
+        let debits: Vec<&WalletCall> = all
+            .iter()
+            .filter(|c| c.round.0 == round && c.kind == WalletCallKind::Debit)
+            .collect();
+        assert_eq!(debits.len(), 2, "{debits:#?}");
+        assert!(
+            debits[1].detail_json.contains(r#""bet":"double""#),
+            "{debits:#?}"
+        );
+        assert!(debits.iter().all(|d| d.state == WalletState::Acknowledged));
+        every_round_closed(&all);
+        assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+        books_clean(&server, &["p-1"]);
+        server.stop().await;
+        return;
+    }
+    panic!("no round offered a double in 12");
+}

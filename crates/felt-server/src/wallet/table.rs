@@ -269,9 +269,11 @@ pub fn funding(debit: &str, player: &str, amount: Money) -> Extra {
 /// The closing credits of a round ([`felt_session::journal::Closing`]): for every
 /// player who staked, one credit with `round_closed`, paying what the round paid
 /// them (wins, pushes, refunds, a progressive's award; `0.00` when nothing), and the
-/// money out of their mirror account to the operator.
+/// money out of their mirror account to the operator. A round the game voids (its
+/// shoe ran out) pays nothing by credit: the books roll its debits back instead.
 pub fn closing(round: RoundId, setup: &Setup, events: &[Event]) -> Extra {
     let mut extra = Extra::default();
+    let voided = events.iter().any(|e| matches!(e, Event::Voided));
     for (i, player) in setup.players.iter().enumerate() {
         let seat = i as u8;
         let me = Acc::Seat { seat };
@@ -297,6 +299,10 @@ pub fn closing(round: RoundId, setup: &Setup, events: &[Event]) -> Extra {
                 }
             }
         }
+        if voided {
+            wins.clear();
+            award = None;
+        }
         let detail = CreditDetail {
             round_closed: true,
             wins: wins
@@ -312,6 +318,10 @@ pub fn closing(round: RoundId, setup: &Setup, events: &[Event]) -> Extra {
         };
         let id = credit_id(round, seat);
         if total > Money::ZERO {
+            let memo = match voided {
+                true => format!("wallet rollbacks of round {}", round.0),
+                false => format!("wallet credit {id}"),
+            };
             extra.after.push(
                 Movement::new(
                     Account::player(player.clone()),
@@ -319,14 +329,14 @@ pub fn closing(round: RoundId, setup: &Setup, events: &[Event]) -> Extra {
                     total,
                     MovementKind::Withdrawal,
                 )
-                .with_memo(format!("wallet credit {id}")),
+                .with_memo(memo),
             );
         }
         extra.wallet.push(NewWalletCall {
             transaction_id: id,
             kind: WalletCallKind::Credit,
             player: player.clone(),
-            amount: total,
+            amount: if voided { Money::ZERO } else { total },
             detail_json: serde_json::to_string(&detail).unwrap_or_default(),
         });
     }
@@ -341,5 +351,75 @@ pub fn code_of(refusal: RefusalCode) -> Code {
         RefusalCode::PlayerBlocked => Code::PlayerBlocked,
         RefusalCode::SessionExpired => Code::SessionExpired,
         RefusalCode::TransactionMismatch | RefusalCode::BadSignature => Code::WalletUnavailable,
+    }
+}
+
+#[cfg(test)]
+// Amounts are written as units_cents (100_00 is 100.00).
+#[allow(clippy::inconsistent_digit_grouping)]
+mod tests {
+    use super::*;
+    use felt_core::round::Place;
+
+    fn moved(from: Acc, to: Acc, cents: i64, why: Why) -> Event {
+        Event::Moved(Move {
+            from,
+            to,
+            amount: Money::cents(cents),
+            at: Place {
+                seat: 0,
+                spot: 0,
+                hand: 0,
+            },
+            bet: BetKind::Main,
+            why,
+        })
+    }
+
+    fn setup() -> Setup {
+        Setup {
+            players: vec!["p-1".into(), "p-2".into()],
+            balances: vec![Money::cents(100_00); 2],
+            spots: 1,
+            rules: "classic".into(),
+            rules_sha256: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_closing_credit_pays_what_the_round_paid_and_empties_the_mirror() {
+        let seat = Acc::Seat { seat: 0 };
+        let events = [
+            moved(seat, Acc::Felt, 10_00, Why::Wager),
+            moved(Acc::Felt, seat, 10_00, Why::StakeReturned),
+            moved(Acc::House, seat, 10_00, Why::Winnings),
+        ];
+        let extra = closing(RoundId(7), &setup(), &events);
+        // Only the player who staked is credited.
+        assert_eq!(extra.wallet.len(), 1);
+        let credit = &extra.wallet[0];
+        assert_eq!(credit.transaction_id, "felt-7-s1-c");
+        assert_eq!(credit.amount, Money::cents(20_00));
+        let detail: CreditDetail = serde_json::from_str(&credit.detail_json).unwrap();
+        assert!(detail.round_closed);
+        assert_eq!(detail.wins.len(), 1);
+        assert_eq!(detail.wins[0].amount, WireMoney(Money::cents(20_00)));
+        assert_eq!(extra.after.len(), 1);
+        assert_eq!(extra.after[0].amount, Money::cents(20_00));
+        assert_eq!(extra.after[0].to, Account::Cashier);
+    }
+
+    #[test]
+    fn a_round_the_game_voids_closes_with_nothing_credited() {
+        let seat = Acc::Seat { seat: 0 };
+        let events = [
+            moved(seat, Acc::Felt, 10_00, Why::Wager),
+            Event::Voided,
+            moved(Acc::Felt, seat, 10_00, Why::Refund),
+        ];
+        let extra = closing(RoundId(7), &setup(), &events);
+        assert_eq!(extra.wallet[0].amount, Money::ZERO);
+        // The refunded stake still leaves the mirror: the rollbacks return it.
+        assert_eq!(extra.after[0].amount, Money::cents(10_00));
     }
 }
