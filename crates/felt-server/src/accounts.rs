@@ -108,6 +108,11 @@ pub(crate) async fn register(
     ClientIp(ip): ClientIp,
     body: Result<Json<Registration>, JsonRejection>,
 ) -> Result<Response, Response> {
+    if s.wallet().is_some() {
+        return Err(crate::wallet::launch::refused_in_wallet_mode(
+            "registration",
+        ));
+    }
     let Json(c) = body.map_err(bad_body)?;
     let asks = crate::limits_api::checked_asks(&c.limits).map_err(IntoResponse::into_response)?;
     let bad_name = |m: String| ApiError(StatusCode::BAD_REQUEST, "bad-name", m).into_response();
@@ -270,6 +275,12 @@ pub(crate) async fn login(
         return Err(refused());
     }
     guard.login_ok(ip);
+    // With the operator's wallet only its staff log in here; players come by launch.
+    if s.wallet().is_some() && login.role == Role::Player {
+        return Err(crate::wallet::launch::refused_in_wallet_mode(
+            "a player's log-in",
+        ));
+    }
     let (token, token_hash) = auth::new_token();
     let n = name.clone();
     let now = s.now_ms();
@@ -365,7 +376,15 @@ pub(crate) async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Re
         )
         .await
         .map_err(store_error)?;
-    let top_up = crate::topup::offer(s.settings().top_up, top_up.as_deref(), s.now_ms());
+    let mut top_up = crate::topup::offer(s.settings().top_up, top_up.as_deref(), s.now_ms());
+    // With the operator's wallet: its balance, and no top-up.
+    let balance = match s.wallet() {
+        Some(wallet) => {
+            top_up = Value::Null;
+            wallet.balances.get(&w.name).unwrap_or(balance)
+        }
+        None => balance,
+    };
     Ok(Json(json!({
         "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
         "top_up": top_up,

@@ -131,6 +131,8 @@ pub struct Server {
     clock: Arc<crate::clock::Clock>,
     /// The players' reality-check schedules.
     reality: Arc<crate::reality::Checks>,
+    /// The operator's wallet the tables' money goes through (`felt serve --wallet`).
+    wallet: Option<crate::wallet::table::TableWallet>,
 }
 
 /// The shared state as handlers see it.
@@ -145,6 +147,18 @@ impl Server {
         tables: Vec<TableConfig>,
         settings: Settings,
         hosting: Hosting,
+    ) -> Result<Shared, String> {
+        Server::start_with_wallet(books, tables, settings, hosting, None)
+    }
+
+    /// [`Server::start`], the tables' money going through the operator's `wallet`
+    /// when given (`docs/operators.md`).
+    pub fn start_with_wallet(
+        books: BooksSetup,
+        tables: Vec<TableConfig>,
+        settings: Settings,
+        hosting: Hosting,
+        wallet: Option<crate::wallet::table::WalletMode>,
     ) -> Result<Shared, String> {
         let metrics = Arc::new(Metrics::new());
         let mut store = books.store;
@@ -167,6 +181,7 @@ impl Server {
                 },
             );
         }
+        let wallet = wallet.map(|w| w.start(metrics.clone())).transpose()?;
         let (events, _) = tokio::sync::broadcast::channel(256);
         let sockets = crate::sockets::Sockets::new(settings.sockets);
         let guard = crate::guard::Guard::new(settings.guard.clone())?;
@@ -186,6 +201,7 @@ impl Server {
             strategies: Default::default(),
             clock: Arc::new(crate::clock::Clock::system()),
             reality,
+            wallet,
         });
         server.rehost()?;
         let weak = Arc::downgrade(&server);
@@ -265,6 +281,7 @@ impl Server {
                 metrics: self.metrics.clone(),
                 clock: self.clock.clone(),
                 reality: self.reality.clone(),
+                wallet: self.wallet.clone(),
             };
             match table::spawn(slot.cfg.clone(), services) {
                 Ok((handle, _thread)) => {
@@ -380,6 +397,11 @@ impl Server {
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+
+    /// The operator's wallet, in wallet mode.
+    pub fn wallet(&self) -> Option<&crate::wallet::table::TableWallet> {
+        self.wallet.as_ref()
     }
 
     /// The server's wall clock ([`crate::clock`]).
@@ -543,6 +565,10 @@ pub fn router(state: Shared) -> Router {
         )
         .route("/api/test/clock", post(crate::clock::advance))
         .merge(crate::web::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::wallet::launch::intercept,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             public_url,
             crate::origin::check,

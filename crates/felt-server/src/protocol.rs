@@ -192,10 +192,20 @@ pub enum Code {
     /// left and came back, or money arrived): bet again, or in the next round.
     BalanceChanged,
     /// The stake would pass a limit the player set (the sentence names it and when it
-    /// resets): nothing was done.
+    /// resets), or the operator's wallet refused the debit for a responsible-gaming or
+    /// operator limit: nothing was done.
     LimitReached,
-    /// The player is on a break or excluded (the sentence says until when).
+    /// The player is on a break or excluded (the sentence says until when), or the
+    /// operator's wallet refused the debit: the player may not play.
     PlayerBlocked,
+    /// The operator's wallet refused the debit: the player's session there ended.
+    SessionExpired,
+    /// The operator's wallet did not answer the debit (or not as the contract says):
+    /// the bet or action is refused and the debit rolled back.
+    WalletUnavailable,
+    /// A debit for this player is waiting for the operator's wallet: wait for its
+    /// answer.
+    WalletPending,
     /// Too many messages: slow down.
     RateLimited,
     /// The table's inbox is full: the message was dropped; send it again later.

@@ -11,6 +11,8 @@
 //! decision timer; when it runs out the hand stands. A timeout is an action in the
 //! round's log like any other. Every step is in the books before anyone sees it.
 
+mod through_wallet;
+
 use crate::books::Books;
 use crate::config::TableConfig;
 use crate::metrics::Metrics;
@@ -104,6 +106,8 @@ pub enum ToTable {
         /// Why, in a sentence.
         reason: String,
     },
+    /// The answer of a debit this table sent to the operator's wallet.
+    Wallet(crate::wallet::table::Answered),
 }
 
 /// What the lobby shows of a table (updated by the table).
@@ -188,6 +192,8 @@ pub struct Services {
     pub clock: Arc<crate::clock::Clock>,
     /// The players' reality-check schedules (a bet waits for a due check's answer).
     pub reality: Arc<crate::reality::Checks>,
+    /// The operator's wallet (`felt serve --wallet`); `None`: the books' play money.
+    pub wallet: Option<crate::wallet::table::TableWallet>,
 }
 
 /// Starts a table's thread; the books are read for the players seated at it (a player
@@ -202,6 +208,7 @@ pub fn spawn(
         metrics,
         clock,
         reality,
+        wallet,
     } = services;
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
     let info = Arc::new(RwLock::new(TableInfo {
@@ -265,6 +272,9 @@ pub fn spawn(
         stacked: None,
         swept: Instant::now(),
         queued: queued.clone(),
+        inbox: wallet.as_ref().map(|_| tx.clone()),
+        wallet,
+        debits: BTreeMap::new(),
     };
     actor.recover()?;
     let handle = std::thread::Builder::new()
@@ -414,6 +424,12 @@ struct Actor {
     swept: Instant,
     /// Client messages in the inbox (see [`TableHandle::send_message`]).
     queued: Arc<AtomicUsize>,
+    /// The operator's wallet, if the table's money goes through it.
+    wallet: Option<crate::wallet::table::TableWallet>,
+    /// The table's own inbox, for the wallet's answers (dropped when it closes).
+    inbox: Option<Sender<ToTable>>,
+    /// The debits sent and not yet answered, by transaction id.
+    debits: BTreeMap<String, through_wallet::InFlight>,
 }
 
 /// A failure of the books: the table stops taking actions and says so.
@@ -451,6 +467,7 @@ impl Actor {
             }
             if self.closed.is_some() && self.round.is_none() && self.timer.is_none() {
                 self.close_all();
+                self.inbox = None;
                 // Keep answering (with `table-closed`) until the server drops the inbox.
                 while let Ok(m) = rx.recv() {
                     self.closed_reply(m);
@@ -468,6 +485,7 @@ impl Actor {
     /// (an `away` frame), and the table's thread ends.
     fn fail(&mut self, e: &str) {
         tracing::error!(table = %self.cfg.name, error = %e, "the table stops");
+        self.inbox = None;
         // The cause stays in the server's log: it may name a player or their money.
         self.closed = Some("the table is interrupted: reconnect in a moment".to_string());
         self.round = None;
@@ -600,6 +618,8 @@ impl Actor {
             }
             Recovered::Opened { live, .. } | Recovered::Resumed { live, .. } => live,
         };
+        let mut live = live;
+        live.closing = self.closing();
         tracing::info!(table = %self.cfg.name, round = rec.id.0, "an interrupted round resumes");
         let mut map = Vec::new();
         for p in &live.setup.players {
@@ -742,8 +762,8 @@ impl Actor {
                 } else if self.round.is_some() {
                     // Others have bet: the window stays; the player sees the new
                     // balance now and bets with it in the next round.
-                    let balance = self.books.read(|s| s.balance(&Account::player(&player)));
-                    if let (Some(r), Ok(b)) = (self.round.as_mut(), balance) {
+                    let balance = self.balance_now(&player);
+                    if let (Some(r), Some(b)) = (self.round.as_mut(), balance) {
                         r.deposited.insert(player, b);
                     }
                 }
@@ -1320,6 +1340,10 @@ impl Actor {
         if !self.may_stake(conn, player, Some(staked), id) {
             return Ok(());
         }
+        if self.wallet.is_some() {
+            let staking = through_wallet::Staking::Bet(actions);
+            return self.stake_through_wallet(conn, player, e, round, id, staking, at);
+        }
         if !self.balance_unchanged(conn, player, e, id) {
             return Ok(());
         }
@@ -1491,6 +1515,13 @@ impl Actor {
             seat: e,
             at: Some(at_hand),
             decision,
+        };
+        if self.stakes_money(e, action) {
+            let staking = through_wallet::Staking::Act(action);
+            return self.stake_through_wallet(conn, player, e, round, id, staking, at);
+        }
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
         };
         let stepped = self
             .books
@@ -1775,6 +1806,7 @@ impl Actor {
             Instant::now() + Duration::from_millis(self.cfg.pause_ms),
             TimerKind::Pause,
         ));
+        self.wake_outbox();
         // The round's end is shown by the caller's broadcast (from `last`); the next
         // round's betting window opens when the pause ends.
         self.publish_info();
@@ -1824,14 +1856,19 @@ impl Actor {
             rng: Box::new(rand::SeedableRng::from_seed(rand::random())),
             mark: crate::test_shoes::MARK.to_string(),
         });
-        let (live, events) = self
+        let balances = self.wallet_balances(&players);
+        let (mut live, events) = self
             .books
             .with(|s| -> felt_session::Result<(Live, Vec<Event>)> {
                 let seeds = lab.as_mut().unwrap_or(&mut self.seeds);
                 let d = dealing::next_dealing(s, &self.ctx, shoe, seeds, stacked)?;
-                Live::begin(s, &self.ctx, d, &players, spots)
+                match &balances {
+                    Some(b) => Live::begin_with(s, &self.ctx, d, &players, b, spots),
+                    None => Live::begin(s, &self.ctx, d, &players, spots),
+                }
             })
             .map_err(|e| e.to_string())?;
+        live.closing = self.closing();
         let mut announced = std::mem::take(&mut self.announced);
         announced.push(live.id);
         self.round = Some(RoundState {
@@ -1868,12 +1905,16 @@ impl Actor {
                 self.broadcast(&[], None);
                 Ok(())
             }
+            TimerKind::Betting if self.wait_for_debits(kind) => Ok(()),
+            TimerKind::Decision | TimerKind::Offer if self.wait_for_debits(kind) => Ok(()),
             TimerKind::Betting => {
                 let has_bets = self.round.as_ref().is_some_and(|r| !r.bet.is_empty());
                 if has_bets {
                     self.deal()
                 } else {
-                    // Nobody bet: the round was never written; a new window opens.
+                    // Nobody bet: the round was never written (or only its refused or
+                    // lost debits were: it is voided); a new window opens.
+                    self.void_unbet()?;
                     self.drop_pending();
                     self.window_missed();
                     Ok(())
@@ -1986,6 +2027,7 @@ impl Actor {
                     "connected": self.conns.values().any(|c| c.player == s.player),
                     "in_round": e.is_some(),
                     "has_bet": has_bet,
+                    "bet_pending": self.debit_pending(&s.player),
                     "leaving": s.leaving,
                 })
             })
@@ -2065,11 +2107,7 @@ impl Actor {
                     .flatten()
                     .or_else(|| r.live.engine.balance(e))
             })
-            .or_else(|| {
-                self.books
-                    .read(|s| s.balance(&Account::player(player)))
-                    .ok()
-            });
+            .or_else(|| self.balance_now(player));
         let mut decisions = Vec::new();
         if let (Some(r), Some(e)) = (round, engine_seat) {
             if let Some(w) = &r.window {

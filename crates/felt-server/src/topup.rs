@@ -177,6 +177,9 @@ pub(crate) async fn top_up(
     headers: HeaderMap,
     body: Result<Json<Request>, JsonRejection>,
 ) -> Result<Response, Response> {
+    if s.wallet().is_some() {
+        return Err(crate::wallet::launch::refused_in_wallet_mode("a top-up"));
+    }
     let w = who(&s, &headers)
         .await
         .map_err(IntoResponse::into_response)?;

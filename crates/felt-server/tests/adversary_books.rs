@@ -47,12 +47,12 @@ async fn server(dir: tempfile::TempDir, at: &BooksAt, tables: &str) -> Running {
         BooksAt::Sqlite(p) => p.clone(),
         BooksAt::Postgres(_) => dir.path().join("unused.db"),
     };
-    start_at(dir, db, at, tables, &games, settings(), |mut h| {
+    let hosting = |mut h: felt_server::hosting::Hosting| {
         h.renew = Duration::from_millis(200);
         h.lease = Duration::from_secs(2);
         h
-    })
-    .await
+    };
+    start_at(dir, db, at, tables, &games, settings(), hosting, None).await
 }
 
 /// Registers (or logs in) `name` with `password`; its session cookie.

@@ -5,86 +5,29 @@
 
 mod common;
 
+use common::demo::{Operator, SECRET};
+
 use felt_core::Money;
 use felt_server::metrics::Metrics;
-use felt_server::operator_demo::books::DemoBooks;
-use felt_server::operator_demo::faults::Faults;
-use felt_server::operator_demo::{self, DemoWallet};
 use felt_server::wallet::outbox::{
     answer_of, now_ms, outbound, CreditDetail, DebitDetail, Outbound, OutboxWorker, Pass,
     RetryPolicy, SharedStore,
 };
-use felt_server::wallet::settings::checked_url;
 use felt_server::wallet::wire::{
     request_id, Authenticate, Balance, BalanceAnswer, Credit, Debit, MeterAmount, RefusalCode,
     Rollback, Wager, Win, WireMoney,
 };
-use felt_server::wallet::{LostReason, Outcome, WalletClient, WalletSettings};
+use felt_server::wallet::{LostReason, Outcome, WalletClient};
 use felt_store::{
     NewRound, NewWalletCall, RoundId, SqliteStore, Step, Store, WalletAnswer, WalletCallKind,
     WalletQuery, WalletState,
 };
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-const SECRET: &[u8] = b"a test secret of at least thirty-two bytes";
 const PLAYER: &str = "p-1001";
 
-struct Operator {
-    wallet: Arc<DemoWallet>,
-    url: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Operator {
-    async fn start() -> Operator {
-        let dir = tempfile::tempdir().unwrap();
-        let mut books = DemoBooks::open(&dir.path().join("operator.db")).unwrap();
-        books
-            .add_player(PLAYER, "Alice", "EUR", Money::cents(250_00))
-            .unwrap();
-        let wallet = Arc::new(DemoWallet::new(books, SECRET.to_vec(), Faults::default()));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/wallet", listener.local_addr().unwrap());
-        tokio::spawn(operator_demo::serve(listener, wallet.clone()));
-        Operator {
-            wallet,
-            url,
-            _dir: dir,
-        }
-    }
-
-    fn client(&self, secret: &[u8], metrics: &Arc<Metrics>) -> WalletClient {
-        let mut settings = WalletSettings::new(checked_url(&self.url).unwrap(), secret.to_vec())
-            .unwrap_or_else(|len| panic!("a secret of {len} bytes"));
-        settings.timeout = Duration::from_millis(700);
-        WalletClient::new(settings, metrics.clone()).unwrap()
-    }
-
-    fn faults(&self, words: &[&str]) {
-        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-        self.wallet.set_faults(Faults::parse(&words).unwrap());
-    }
-
-    async fn balance(&self) -> Money {
-        self.wallet
-            .with_books(|b| b.balance_of(PLAYER))
-            .await
-            .unwrap()
-            .unwrap()
-    }
-
-    /// How many times the operator's ledger moved money for `id`.
-    async fn applied(&self, id: &str) -> usize {
-        let id = id.to_string();
-        self.wallet
-            .with_books(move |b| b.ledger())
-            .await
-            .unwrap()
-            .iter()
-            .filter(|r| r.transaction_id == id)
-            .count()
-    }
+async fn operator() -> Operator {
+    Operator::start(&[(PLAYER, "Alice", 250_00)]).await
 }
 
 fn m(cents: i64) -> WireMoney {
@@ -140,7 +83,7 @@ fn lost<A: std::fmt::Debug>(o: Outcome<A>) -> LostReason {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conforming_wallet_answers_each_transaction_once() {
-    let op = Operator::start().await;
+    let op = operator().await;
     let metrics = Arc::new(Metrics::new());
     let client = op.client(SECRET, &metrics);
 
@@ -210,7 +153,7 @@ async fn a_conforming_wallet_answers_each_transaction_once() {
         balance_of(client.send(&rollback("felt-7-d1")).await),
         250_00
     );
-    assert_eq!(op.balance().await, Money::cents(250_00));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(250_00));
 
     let credit = Credit {
         request_id: request_id(),
@@ -253,7 +196,7 @@ async fn a_conforming_wallet_answers_each_transaction_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_fault_is_a_lost_answer_or_a_repeat_and_nothing_is_applied_twice() {
-    let op = Operator::start().await;
+    let op = operator().await;
     let metrics = Arc::new(Metrics::new());
     let client = op.client(SECRET, &metrics);
 
@@ -295,11 +238,11 @@ async fn each_fault_is_a_lost_answer_or_a_repeat_and_nothing_is_applied_twice() 
     op.faults(&["delay=50"]);
     let answered = balance_of(client.send(&debit("f-d4", 1_00)).await);
     assert_eq!(op.applied("f-d4").await, 1);
-    assert_eq!(op.balance().await, Money::cents(answered));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(answered));
 
     // Duplicate delivery: answered, applied once.
     op.faults(&["duplicate"]);
-    let before = op.balance().await;
+    let before = op.balance(PLAYER).await;
     let after = balance_of(client.send(&debit("f-d5", 2_00)).await);
     assert_eq!(before - Money::cents(2_00), Money::cents(after));
     assert_eq!(op.applied("f-d5").await, 1);
@@ -316,7 +259,7 @@ async fn each_fault_is_a_lost_answer_or_a_repeat_and_nothing_is_applied_twice() 
 /// by the books, the rollback goes to the operator, and both ledgers agree.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_debit_is_rolled_back_through_the_outbox() {
-    let op = Operator::start().await;
+    let op = operator().await;
     let metrics = Arc::new(Metrics::new());
     let client = op.client(SECRET, &metrics);
     let dir = tempfile::tempdir().unwrap();
@@ -361,7 +304,7 @@ async fn a_lost_debit_is_rolled_back_through_the_outbox() {
             },
         )
         .unwrap();
-    assert_eq!(op.balance().await, Money::cents(230_00));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(230_00));
     op.faults(&["none"]);
     let pending = store
         .wallet_calls(&WalletQuery {
@@ -398,7 +341,7 @@ async fn a_lost_debit_is_rolled_back_through_the_outbox() {
             (WalletCallKind::Rollback, WalletState::Acknowledged)
         ]
     );
-    assert_eq!(op.balance().await, Money::cents(250_00));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(250_00));
     assert_eq!(balance, Money::cents(250_00));
 }
 
@@ -516,7 +459,7 @@ fn states(store: &SharedStore) -> Vec<(String, WalletState)> {
 /// until the operator answers, the credit after the rollback, across a restart.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worker_retries_rollbacks_and_the_closing_credit_across_a_restart() {
-    let op = Operator::start().await;
+    let op = operator().await;
     let metrics = Arc::new(Metrics::new());
     let client = op.client(SECRET, &metrics);
     let dir = tempfile::tempdir().unwrap();
@@ -593,14 +536,14 @@ async fn the_worker_retries_rollbacks_and_the_closing_credit_across_a_restart() 
             ("w-c", 40_00)
         ]
     );
-    assert_eq!(op.balance().await, Money::cents(270_00));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(270_00));
 }
 
 /// A debit its table never answered is rolled back by the worker (the operator then
 /// refuses it if it arrives); a call unanswered past the retry time is given up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_worker_rolls_back_debits_of_unknown_fate_and_gives_up_in_time() {
-    let op = Operator::start().await;
+    let op = operator().await;
     let metrics = Arc::new(Metrics::new());
     let client = op.client(SECRET, &metrics);
     let dir = tempfile::tempdir().unwrap();
@@ -641,7 +584,7 @@ async fn the_worker_rolls_back_debits_of_unknown_fate_and_gives_up_in_time() {
         refused(client.send(&d).await),
         RefusalCode::TransactionMismatch
     );
-    assert_eq!(op.balance().await, Money::cents(250_00));
+    assert_eq!(op.balance(PLAYER).await, Money::cents(250_00));
 
     // A credit the wallet never answers is given up after the retry time.
     let r2 = begin(&store, 4);

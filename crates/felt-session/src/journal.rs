@@ -31,8 +31,8 @@ use felt_core::meter::MemoryMeters;
 use felt_core::round::{Account as Acc, Move, Why};
 use felt_core::{Action, ActionError, Event, Money, Phase, Round, Rules, Shoe, Table};
 use felt_store::{
-    Account, Ended, Movement, MovementKind, NewRound, RoundId, RoundRecord, RoundStatus, Step,
-    StepWrite, Store, StoreError,
+    Account, Ended, Movement, MovementKind, NewRound, NewWalletCall, RoundId, RoundRecord,
+    RoundStatus, Step, StepWrite, Store, StoreError,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -276,6 +276,40 @@ pub fn result_json(setup: &Setup, engine: &PlayRound) -> String {
     serde_json::json!({ "seats": seats }).to_string()
 }
 
+/// What a step writes besides the engine's own money: with an operator's wallet, the
+/// money a debit brought in (before the step's movements) or the closing credit takes
+/// out (after them), and the wallet calls that go with it. Money coming in or going out
+/// this way is a `deposit` from, or a `withdrawal` to, the cashier (the world outside
+/// the books); a replay leaves those out, as the engine never makes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// Movements written before the step's own.
+    pub before: Vec<Movement>,
+    /// Movements written after the step's own.
+    pub after: Vec<Movement>,
+    /// Wallet calls written with the step.
+    pub wallet: Vec<NewWalletCall>,
+}
+
+impl Extra {
+    fn add_to(&self, step: &mut Step) {
+        let own = std::mem::take(&mut step.movements);
+        step.movements = self.before.clone();
+        step.movements.extend(own);
+        step.movements.extend(self.after.iter().cloned());
+        step.wallet.extend(self.wallet.iter().cloned());
+    }
+}
+
+/// What the step that ends a round adds (the closing credits): computed from the
+/// round's id, its setup and every event of the round, the last step's included.
+pub type Closing = fn(RoundId, &Setup, &[Event]) -> Extra;
+
+/// Whether a movement of a step is one the engine made (not an [`Extra`]'s).
+fn engine_made(m: &Movement) -> bool {
+    !matches!(m.kind, MovementKind::Deposit | MovementKind::Withdrawal)
+}
+
 /// A round being played live: each step goes to the books before it is shown.
 pub struct Live {
     /// The round's id in the books (while the round is [pending](Live::is_pending), the
@@ -291,6 +325,12 @@ pub struct Live {
     voided: bool,
     /// The client action ids applied in this round.
     applied: std::collections::BTreeSet<String>,
+    /// Written with the next step the books accept, then cleared ([`Extra`]).
+    pub funding: Extra,
+    /// Adds to the step that ends the round (the closing credits), if set.
+    pub closing: Option<Closing>,
+    /// Every event of the round so far.
+    history: Vec<Event>,
 }
 
 /// A round set up in memory and not yet written: its row and its setup step are written
@@ -425,6 +465,23 @@ impl Live {
         players: &[String],
         spots: u8,
     ) -> Result<(Live, Vec<Event>)> {
+        let mut balances = Vec::with_capacity(players.len());
+        for p in players {
+            balances.push(store.balance(&Account::player(p.clone()))?);
+        }
+        Live::begin_with(store, ctx, dealing, players, &balances, spots)
+    }
+
+    /// [`Live::begin`] with the players' balances given (with an operator's wallet,
+    /// the balances the operator last gave; the books hold none of it between rounds).
+    pub fn begin_with(
+        store: &mut dyn Store,
+        ctx: &Ctx,
+        dealing: Dealing,
+        players: &[String],
+        balances: &[Money],
+        spots: u8,
+    ) -> Result<(Live, Vec<Event>)> {
         let new = NewRound {
             game_id: ctx.house.clone(),
             table_id: ctx.table_id.clone(),
@@ -436,12 +493,12 @@ impl Live {
             lab: dealing.lab,
         };
         let id = store.next_round_id()?;
-        let (engine, setup, events, setup_step) = Live::set_up(
-            store,
+        let (engine, setup, events, setup_step) = Live::set_up_with(
             ctx,
             dealing.shoe,
             dealing.round_seed,
             players,
+            balances,
             spots,
             id,
         )?;
@@ -452,6 +509,9 @@ impl Live {
             pending: Some(Pending { new, setup_step }),
             voided: false,
             applied: Default::default(),
+            funding: Extra::default(),
+            closing: None,
+            history: events.clone(),
         };
         Ok((live, events))
     }
@@ -465,7 +525,23 @@ impl Live {
             pending: None,
             voided: false,
             applied: Default::default(),
+            funding: Extra::default(),
+            closing: None,
+            history: Vec::new(),
         }
+    }
+
+    /// The events of a resumed round so far (from its replay): what its closing
+    /// credits are computed from.
+    pub fn with_history(mut self, events: Vec<Event>) -> Live {
+        self.history = events;
+        self
+    }
+
+    /// Writes the round now if it is not yet in the books (with its setup step, no
+    /// action): so that a wallet call can be written for it before its first bet.
+    pub fn open_now(&mut self, store: &mut dyn Store, ctx: &Ctx) -> Result<()> {
+        self.open(store, ctx)
     }
 
     /// Whether the round is not yet in the books (no action of it accepted yet).
@@ -714,6 +790,8 @@ impl Live {
         let written = {
             let engine = &self.engine;
             let setup = &self.setup;
+            let (id, funding, closing, history) =
+                (self.id, &self.funding, self.closing, &self.history);
             let voided = self.voided;
             let out = &mut out;
             let after = &mut after;
@@ -728,13 +806,18 @@ impl Live {
                     return StepWrite::Nothing;
                 }
                 let act = actions.step_action(client_id);
-                let step = match ctx.step(act.as_ref(), &events, &setup.players) {
+                let mut step = match ctx.step(act.as_ref(), &events, &setup.players) {
                     Ok(s) => s,
                     Err(e) => {
                         *out = Some(Err(e));
                         return StepWrite::Nothing;
                     }
                 };
+                funding.add_to(&mut step);
+                if let (Some(close), Phase::Done) = (closing, next.phase()) {
+                    let all: Vec<Event> = history.iter().chain(&events).cloned().collect();
+                    close(id, setup, &all).add_to(&mut step);
+                }
                 let voided = voided || events.iter().any(|e| matches!(e, Event::Voided));
                 *out = Some(Ok(Stepped::Done(events)));
                 let write = if next.phase() == Phase::Done {
@@ -780,6 +863,10 @@ impl Live {
         if let Some((next, voided)) = after {
             self.engine = next;
             self.voided = voided;
+            self.funding = Extra::default();
+            if let Some(Ok(Stepped::Done(events))) = &out {
+                self.history.extend(events.iter().cloned());
+            }
         }
         out.unwrap_or_else(|| {
             Err(SessionError::Damaged {
@@ -889,6 +976,7 @@ fn replay_steps(ctx: &Ctx, rec: &RoundRecord) -> Result<Replayed> {
             .iter()
             .filter(|m| m.step_seq == Some(step.seq))
             .map(|m| &m.movement)
+            .filter(|m| engine_made(m))
             .collect();
         let action: Option<StepAction> = match &step.action {
             None => None,

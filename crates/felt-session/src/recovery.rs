@@ -119,7 +119,9 @@ pub fn recover(
         }
         Decision::Resume(r) => match (r.engine, r.setup) {
             (Some(engine), Some(setup)) => Ok(Recovered::Resumed {
-                live: Live::resumed(rec.id, engine, setup).with_applied(r.client_ids),
+                live: Live::resumed(rec.id, engine, setup)
+                    .with_applied(r.client_ids)
+                    .with_history(r.events.clone()),
                 events: r.events,
                 steps: r.steps,
             }),

@@ -151,8 +151,8 @@ pub use seat::{lock_dir, lock_file, SeatLocks};
 pub use seating::{SeatClaim, STALE_SEAT_MS};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 pub use wallet::{
-    rollback_id, NewWalletCall, WalletAnswer, WalletCall, WalletCallKind, WalletQuery, WalletState,
-    MAX_TRANSACTION_ID, ROLLBACK_SUFFIX,
+    credit_id, debit_id, rollback_id, NewWalletCall, WalletAnswer, WalletCall, WalletCallKind,
+    WalletQuery, WalletState, CLOSING_NOTHING, MAX_TRANSACTION_ID, ROLLBACK_SUFFIX,
 };
 
 use felt_core::money::Money;
@@ -343,6 +343,10 @@ pub trait Store {
 
     /// The calls of the wallet outbox that `query` asks for, oldest first.
     fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>>;
+
+    /// Puts debits in the outbox of open round `round`, outside any step (a debit is
+    /// written, and sent, before the step that uses its money): all or none.
+    fn record_wallet_calls(&mut self, round: RoundId, calls: &[NewWalletCall]) -> Result<()>;
 
     /// Counts an attempt to send wallet call `id`, before it is sent: its attempts rise
     /// by one and it is not due again before `retry_at_ms`. Returns the call as it

@@ -31,6 +31,58 @@ pub fn rollback_id(debit: &str) -> String {
     format!("{debit}{ROLLBACK_SUFFIX}")
 }
 
+/// The id of debit number `n` (1, 2, ...) of the player at engine seat `seat` (0, 1,
+/// ...) in `round`: `felt-ROUND-sSEAT-dN`, the seat numbered from 1.
+pub fn debit_id(round: RoundId, seat: u8, n: u32) -> String {
+    format!("felt-{}-s{}-d{n}", round.0, u16::from(seat) + 1)
+}
+
+/// The id of the closing credit of the player at engine seat `seat` in `round`:
+/// `felt-ROUND-sSEAT-c`.
+pub fn credit_id(round: RoundId, seat: u8) -> String {
+    format!("felt-{}-s{}-c", round.0, u16::from(seat) + 1)
+}
+
+/// The closing credit's id for the player of debit `debit` (made by [`debit_id`]).
+fn credit_id_of_debit(debit: &str) -> Option<String> {
+    let (head, n) = debit.rsplit_once("-d")?;
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| format!("{head}-c"))
+}
+
+/// The detail of a closing credit that pays nothing (a voided round).
+pub const CLOSING_NOTHING: &str = r#"{"round_closed":true,"wins":[],"jackpot_award":null}"#;
+
+/// The closing credits of `0.00` a voided round still owes: one for each player with a
+/// debit that was not refused and no credit yet (the round ends at the operator).
+pub(crate) fn closing_credits(calls: &[WalletCall]) -> Vec<NewWalletCall> {
+    let mut out: Vec<NewWalletCall> = Vec::new();
+    for d in calls.iter().filter(|c| {
+        c.kind == WalletCallKind::Debit && !(c.state == WalletState::Failed && c.rollback.is_none())
+    }) {
+        let Some(id) = credit_id_of_debit(&d.transaction_id) else {
+            continue;
+        };
+        let credited = calls
+            .iter()
+            .any(|c| c.kind == WalletCallKind::Credit && c.player == d.player);
+        if credited
+            || out
+                .iter()
+                .any(|c| c.transaction_id == id || c.player == d.player)
+        {
+            continue;
+        }
+        out.push(NewWalletCall {
+            transaction_id: id,
+            kind: WalletCallKind::Credit,
+            player: d.player.clone(),
+            amount: Money::ZERO,
+            detail_json: CLOSING_NOTHING.to_string(),
+        });
+    }
+    out
+}
+
 /// What a wallet call does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -164,6 +216,11 @@ impl NewWalletCall {
             &self.detail_json,
         )
     }
+}
+
+/// Checks every call given in a step or on their own.
+pub(crate) fn validate_all(calls: &[NewWalletCall]) -> Result<()> {
+    calls.iter().try_for_each(NewWalletCall::validate)
 }
 
 /// Checks a transaction id as felt makes them.
@@ -482,6 +539,26 @@ mod tests {
             balance: Money::cents(-1),
         };
         assert!(transition(&pending(WalletCallKind::Debit), &negative).is_err());
+    }
+
+    #[test]
+    fn a_voided_round_closes_once_for_each_player_who_was_not_refused() {
+        let mut a1 = pending(WalletCallKind::Debit);
+        a1.transaction_id = debit_id(RoundId(7), 0, 1);
+        let mut a2 = a1.clone();
+        a2.transaction_id = debit_id(RoundId(7), 0, 2);
+        let mut b = a1.clone();
+        b.transaction_id = debit_id(RoundId(7), 1, 1);
+        b.player = "q".into();
+        b.state = WalletState::Failed;
+        let closing = closing_credits(&[a1.clone(), a2, b]);
+        assert_eq!(closing.len(), 1);
+        assert_eq!(closing[0].transaction_id, "felt-7-s1-c");
+        assert_eq!(closing[0].amount, Money::ZERO);
+        assert_eq!(closing[0].player, "p");
+        let mut credit = pending(WalletCallKind::Credit);
+        credit.transaction_id = credit_id(RoundId(7), 0);
+        assert!(closing_credits(&[a1, credit]).is_empty());
     }
 
     #[test]

@@ -334,15 +334,6 @@ fn serve_refuses_a_wallet_without_a_secret_file_or_over_plain_http() {
         short.to_str().unwrap(),
     ]);
     assert!(e.contains("at least 32"), "{e}");
-    // Good settings: still refused, saying what this felt does not do yet.
-    let e = refused(&[
-        "serve",
-        "--wallet",
-        "http://127.0.0.1:9/wallet",
-        "--wallet-secret-file",
-        secret,
-    ]);
-    assert!(e.contains("does not yet move"), "{e}");
 }
 
 #[test]

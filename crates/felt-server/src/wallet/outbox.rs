@@ -163,6 +163,8 @@ pub struct OutboxWorker {
     store: SharedStore,
     client: WalletClient,
     policy: RetryPolicy,
+    /// Where the operator's balances in the answers are noted, if anywhere.
+    balances: Option<Arc<super::table::Balances>>,
 }
 
 async fn blocking<T: Send + 'static>(
@@ -187,6 +189,28 @@ impl OutboxWorker {
             store,
             client,
             policy,
+            balances: None,
+        }
+    }
+
+    /// Notes the balances the operator answers with in `balances` (what the tables
+    /// show and set their rounds up with).
+    pub fn with_balances(mut self, balances: Arc<super::table::Balances>) -> OutboxWorker {
+        self.balances = Some(balances);
+        self
+    }
+
+    /// Like [`OutboxWorker::run`], and also at once when `wake` is notified (a round
+    /// closed: its credits are due).
+    pub async fn run_woken(self, every: Duration, wake: Arc<tokio::sync::Notify>) {
+        loop {
+            if let Err(e) = self.pass(now_ms()).await {
+                tracing::warn!(error = %e, "the wallet outbox pass failed");
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = wake.notified() => {}
+            }
         }
     }
 
@@ -288,7 +312,12 @@ impl OutboxWorker {
         };
         let answer = answer_of(call.kind, outcome);
         match &answer {
-            WalletAnswer::Acknowledged { .. } => pass.acknowledged += 1,
+            WalletAnswer::Acknowledged { balance } => {
+                if let Some(b) = &self.balances {
+                    b.set(&call.player, *balance);
+                }
+                pass.acknowledged += 1
+            }
             WalletAnswer::Refused { .. } => pass.refused += 1,
             _ => pass.lost += 1,
         }

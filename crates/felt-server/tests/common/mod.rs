@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod demo;
+
 use felt_server::app::{self, Server, Settings, Shared};
 use felt_server::config;
 use felt_server::hosting::Hosting;
@@ -22,7 +24,7 @@ pub struct Running {
     pub task: tokio::task::JoinHandle<std::io::Result<()>>,
 }
 
-fn preset(name: &str) -> Result<felt_core::Rules, String> {
+pub fn preset(name: &str) -> Result<felt_core::Rules, String> {
     match felt_core::presets::load(name) {
         Some(r) => r.map_err(|e| e.to_string()),
         None => Err(format!("no game `{name}`")),
@@ -77,11 +79,26 @@ pub async fn start_hosted(
     hosting: impl FnOnce(Hosting) -> Hosting,
 ) -> Running {
     let at = felt_store::BooksAt::Sqlite(db.clone());
-    start_at(dir, db, &at, tables, &preset, settings, hosting).await
+    start_at(dir, db, &at, tables, &preset, settings, hosting, None).await
+}
+
+/// Starts a server on the SQLite books `db` whose tables' money goes through an
+/// operator's wallet.
+pub async fn start_wallet(
+    dir: tempfile::TempDir,
+    db: PathBuf,
+    tables: &str,
+    settings: Settings,
+    wallet: felt_server::wallet::table::WalletMode,
+) -> Running {
+    let at = felt_store::BooksAt::Sqlite(db.clone());
+    start_at(dir, db, &at, tables, &preset, settings, |h| h, Some(wallet)).await
 }
 
 /// Starts a server on the books at `at` (`db` is kept in [`Running`] as given), its
-/// tables' games loaded by `load`, with these settings and hosting.
+/// tables' games loaded by `load`, with these settings and hosting, the tables' money
+/// going through an operator's `wallet` when given.
+#[allow(clippy::too_many_arguments)]
 pub async fn start_at(
     dir: tempfile::TempDir,
     db: PathBuf,
@@ -90,6 +107,7 @@ pub async fn start_at(
     load: &dyn Fn(&str) -> Result<felt_core::Rules, String>,
     settings: Settings,
     hosting: impl FnOnce(Hosting) -> Hosting,
+    wallet: Option<felt_server::wallet::table::WalletMode>,
 ) -> Running {
     let cfg = config::parse(tables, std::path::Path::new("tables.toml"), load).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -102,11 +120,12 @@ pub async fn start_at(
     // own, outside the test's runtime.
     let state = std::thread::scope(|s| {
         s.spawn(|| {
-            Server::start(
+            Server::start_with_wallet(
                 felt_server::books::setup(at).unwrap(),
                 cfg,
                 settings,
                 hosting,
+                wallet,
             )
         })
         .join()

@@ -49,7 +49,7 @@ use crate::model::{
 use crate::name::validate_name;
 use crate::seating::{checked_seat, SeatClaim};
 use crate::sqlite::{AppliedMigration, OpenOptions};
-use crate::wallet::{WalletAnswer, WalletCall, WalletQuery};
+use crate::wallet::{NewWalletCall, WalletAnswer, WalletCall, WalletQuery};
 use crate::Store;
 use ::postgres::Client;
 use conn::{get, Conn};
@@ -1039,6 +1039,15 @@ impl Store for PgStore {
 
     fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
         self.read(|c| wallet::list(c, query))
+    }
+
+    fn record_wallet_calls(&mut self, round: RoundId, calls: &[NewWalletCall]) -> Result<()> {
+        crate::wallet::validate_all(calls)?;
+        let fence = self.fenced_to();
+        self.write(|c| {
+            write::require_open(c, round, fence.as_deref())?;
+            wallet::insert(c, round, calls)
+        })
     }
 
     fn wallet_attempt(&mut self, id: &str, retry_at_ms: i64) -> Result<WalletCall> {

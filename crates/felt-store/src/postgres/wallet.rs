@@ -6,8 +6,8 @@ use super::conn::{get, Conn};
 use super::error::{damaged, R};
 use crate::model::RoundId;
 use crate::wallet::{
-    limit_of, rollback_id, transition, unknown, NewWalletCall, Transition, WalletAnswer,
-    WalletCall, WalletQuery, WalletRow, COLUMNS,
+    closing_credits, limit_of, rollback_id, transition, unknown, NewWalletCall, Transition,
+    WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
 };
 use crate::StoreError;
 use ::postgres::Row;
@@ -94,19 +94,17 @@ fn roll_back(c: &mut Conn, debit: &WalletCall) -> R<()> {
 
 /// Writes a rollback for every debit of `round` that was not refused and has none.
 pub(crate) fn roll_back_round(c: &mut Conn, round: RoundId) -> R<()> {
-    let sql = format!(
-        "SELECT {COLUMNS} FROM wallet_calls WHERE round_id = $1 AND kind = 'debit' \
-         ORDER BY seq FOR UPDATE"
-    );
-    let debits = c
+    let sql =
+        format!("SELECT {COLUMNS} FROM wallet_calls WHERE round_id = $1 ORDER BY seq FOR UPDATE");
+    let calls = c
         .query(&sql, &[&round.0])?
         .iter()
         .map(call_of)
         .collect::<R<Vec<_>>>()?;
-    for d in debits.iter().filter(|d| d.needs_rollback_when_voided()) {
+    for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
         roll_back(c, d)?;
     }
-    Ok(())
+    insert(c, round, &closing_credits(&calls))
 }
 
 /// The calls `q` asks for, oldest first.

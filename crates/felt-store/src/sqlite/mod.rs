@@ -39,7 +39,7 @@ use crate::model::{
 };
 use crate::name::validate_name;
 use crate::seating::{checked_seat, SeatClaim};
-use crate::wallet::{WalletAnswer, WalletCall, WalletQuery};
+use crate::wallet::{NewWalletCall, WalletAnswer, WalletCall, WalletQuery};
 use crate::Store;
 use felt_core::money::Money;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
@@ -1286,6 +1286,15 @@ impl Store for SqliteStore {
 
     fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
         self.read(|c| wallet::list(c, query))
+    }
+
+    fn record_wallet_calls(&mut self, round: RoundId, calls: &[NewWalletCall]) -> Result<()> {
+        crate::wallet::validate_all(calls)?;
+        let fence = self.fence.clone();
+        self.write(|tx| {
+            require_open(tx, round, fence.as_deref())?;
+            wallet::insert(tx, round, calls)
+        })
     }
 
     fn wallet_attempt(&mut self, id: &str, retry_at_ms: i64) -> Result<WalletCall> {

@@ -4,8 +4,8 @@
 use super::{damaged, leases, R};
 use crate::model::RoundId;
 use crate::wallet::{
-    limit_of, rollback_id, transition, unknown, NewWalletCall, Transition, WalletAnswer,
-    WalletCall, WalletQuery, WalletRow, COLUMNS,
+    closing_credits, limit_of, rollback_id, transition, unknown, NewWalletCall, Transition,
+    WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
 };
 use crate::StoreError;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -110,7 +110,7 @@ pub(crate) fn roll_back_round(c: &Connection, round: RoundId) -> R<()> {
     for d in debits.iter().filter(|d| d.needs_rollback_when_voided()) {
         roll_back(c, d, now)?;
     }
-    Ok(())
+    insert(c, round, &closing_credits(&debits))
 }
 
 /// The calls `q` asks for, oldest first.

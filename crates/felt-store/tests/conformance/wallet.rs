@@ -189,7 +189,8 @@ pub fn answers_settle_a_call_once_and_a_lost_debit_is_rolled_back(s: &mut Books)
 }
 
 /// Voiding a round (by the books' caller, or by the game in its last step) rolls back
-/// every debit that was not refused, once.
+/// every debit that was not refused, once, and closes the round at the operator with
+/// a credit of nothing for each player it debited.
 pub fn a_voided_round_rolls_back_its_debits(s: &mut Books) {
     let r = s.begin_round(&new_round("t1", 3)).unwrap();
     let mut bet = step(Some(r#"{"bet":1}"#), &[], vec![]);
@@ -223,9 +224,23 @@ pub fn a_voided_round_rolls_back_its_debits(s: &mut Books) {
             ("v-d3".to_string(), c(2_00), WalletState::Pending),
         ]
     );
+    // The round is closed at the operator by a credit of nothing, after the rollbacks.
+    let closing: Vec<_> = calls
+        .iter()
+        .filter(|w| w.kind == WalletCallKind::Credit)
+        .map(|w| (w.transaction_id.as_str(), w.amount, w.detail_json.as_str()))
+        .collect();
+    assert_eq!(
+        closing,
+        [(
+            "v-c",
+            c(0),
+            r#"{"round_closed":true,"wins":[],"jackpot_award":null}"#
+        )]
+    );
     // v-d3's answer, lost now, does not write a second rollback.
     s.wallet_answer("v-d3", &lost()).unwrap();
-    assert_eq!(calls_of(s, r).len(), 5);
+    assert_eq!(calls_of(s, r).len(), 6);
 
     // The game voids a round itself (the shoe ran out): the same.
     let g = s.begin_round(&new_round("t2", 4)).unwrap();
@@ -241,8 +256,9 @@ pub fn a_voided_round_rolls_back_its_debits(s: &mut Books) {
     })
     .unwrap();
     let g_calls = calls_of(s, g);
-    assert_eq!(g_calls.len(), 2);
+    assert_eq!(g_calls.len(), 3);
     assert_eq!(g_calls[1].transaction_id, rollback_id("g-d1"));
+    assert_eq!(g_calls[2].transaction_id, "g-c");
     assert!(s.check_books().unwrap().is_sound());
 }
 
@@ -377,7 +393,7 @@ fn migrated_from_6(s: &mut dyn felt_store::Store) {
     s.void_round(r, "migrated", &[]).unwrap();
     let calls = s.wallet_calls(&WalletQuery::default()).unwrap();
     let ids: Vec<_> = calls.iter().map(|w| w.transaction_id.as_str()).collect();
-    assert_eq!(ids, ["m-d1", "m-d1-rollback"]);
+    assert_eq!(ids, ["m-d1", "m-d1-rollback", "m-c"]);
     assert!(s.check_books().unwrap().is_sound());
 }
 

@@ -97,14 +97,13 @@ pub struct Args {
 /// Runs the server until SIGTERM or Ctrl-C.
 pub fn run(a: &Args) -> Result<()> {
     init_logs(a.json_logs);
-    if let Some(url) = &a.wallet {
-        felt_server::wallet::WalletSettings::from_args(url, a.wallet_secret_file.as_deref())?;
-        anyhow::bail!(
-            "--wallet {url}: the settings are good, but this felt does not yet move the tables' \
-             money through an operator's wallet (docs/operators.md, \"What this version \
-             does\"); nothing was started"
-        );
-    }
+    let wallet = a
+        .wallet
+        .as_ref()
+        .map(|url| {
+            felt_server::wallet::WalletSettings::from_args(url, a.wallet_secret_file.as_deref())
+        })
+        .transpose()?;
     anyhow::ensure!(
         !a.test_shoes || a.addr.ip().is_loopback(),
         "--test-shoes deals chosen cards: it is refused on {}, allowed only on a loopback \
@@ -173,13 +172,26 @@ pub fn run(a: &Args) -> Result<()> {
     settings.sockets.total = settings.sockets.total.max(settings.conn.max);
     let n = tables.len();
     let server_name = hosting.server.clone();
-    let state = Server::start(books, tables, settings, hosting)
-        .map_err(anyhow::Error::msg)
-        .context("starting the tables")?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
+    // With an operator's wallet, its outbox worker sends the credits and rollbacks on
+    // a connection of its own to the books; any server's worker sends any pending call
+    // (a call sent twice is answered once: the operator keys on its transaction id).
+    let wallet = match wallet {
+        Some(settings) => Some(felt_server::wallet::table::WalletMode {
+            settings,
+            runtime: rt.handle().clone(),
+            outbox: felt_store::open_books(&at)?,
+            policy: felt_server::wallet::outbox::RetryPolicy::default(),
+            every: Duration::from_secs(1),
+        }),
+        None => None,
+    };
+    let state = Server::start_with_wallet(books, tables, settings, hosting, wallet)
+        .map_err(anyhow::Error::msg)
+        .context("starting the tables")?;
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind(a.addr)
             .await

@@ -1,0 +1,585 @@
+//! The tables' money through the operator's wallet (`docs/operators.md`): a server in
+//! wallet mode and the reference operator, both in this process; players bet and play
+//! over the WebSocket, and felt's books and the operator's ledger are compared.
+// Amounts are written as units_cents (250_00 is 250.00).
+#![allow(clippy::inconsistent_digit_grouping)]
+
+mod common;
+
+use common::demo::{Operator, SECRET};
+
+use common::{connect, start_wallet, Client, Running};
+use felt_core::Money;
+use felt_server::app::Settings;
+use felt_server::metrics::Metrics;
+use felt_server::operator_demo::books::LedgerRow;
+use felt_server::wallet::outbox::{OutboxWorker, RetryPolicy};
+use felt_server::wallet::table::WalletMode;
+use felt_server::wallet::wire::{request_id, Debit, Wager, WireMoney};
+use felt_server::wallet::{Outcome, WalletClient};
+use felt_store::{
+    Account, NewRound, RoundId, SqliteStore, Store, WalletAnswer, WalletCall, WalletCallKind,
+    WalletQuery, WalletState,
+};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The operator's players: `(id, balance in cents)`.
+async fn operator(players: &[(&str, i64)]) -> Operator {
+    let named: Vec<(&str, &str, i64)> = players.iter().map(|(id, c)| (*id, *id, *c)).collect();
+    Operator::start(&named).await
+}
+
+/// Holds the operator's books (every call waits) until the sender is used.
+async fn hold(op: &Operator) -> std::sync::mpsc::Sender<()> {
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let (taken, held) = tokio::sync::oneshot::channel::<()>();
+    let wallet = op.wallet.clone();
+    tokio::spawn(async move {
+        wallet
+            .with_books(move |_| {
+                let _ = taken.send(());
+                let _ = wait.recv();
+                Ok(())
+            })
+            .await
+    });
+    held.await.unwrap();
+    release
+}
+
+/// Blocks or unblocks a player at the operator.
+async fn block(op: &Operator, player: &str, blocked: bool) {
+    let p = player.to_string();
+    op.wallet
+        .with_books(move |b| b.set_blocked(&p, blocked))
+        .await
+        .unwrap();
+}
+
+/// A wallet-mode server on new books, its outbox worker retrying at once.
+async fn wallet_server(op: &Operator, tables: &str) -> Running {
+    wallet_server_waiting(op, tables, Duration::from_millis(700)).await
+}
+
+/// [`wallet_server`], its calls timing out after `timeout`.
+async fn wallet_server_waiting(op: &Operator, tables: &str, timeout: Duration) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let mode = WalletMode {
+        settings: op.settings(SECRET, timeout),
+        runtime: tokio::runtime::Handle::current(),
+        outbox: Box::new(SqliteStore::open(&db).unwrap()),
+        policy: RetryPolicy {
+            first_ms: 50,
+            max_ms: 200,
+            ..RetryPolicy::default()
+        },
+        every: Duration::from_millis(100),
+    };
+    let settings = Settings {
+        rate_per_s: 50.0,
+        burst: 60.0,
+        starting_balance: Money::ZERO,
+        ..Settings::default()
+    };
+    start_wallet(dir, db, tables, settings, mode).await
+}
+
+fn table(name: &str, decision_secs: u32) -> String {
+    format!(
+        "[[table]]\nname = \"{name}\"\ngame = \"blazing-7s\"\nbetting_secs = 600\ndecision_secs = {decision_secs}\npause_ms = 0\n"
+    )
+}
+
+/// A launch link of the operator for `player` at `table`.
+async fn launch_link(op: &Operator, server: &Running, player: &str, table: &str) -> String {
+    let p = player.to_string();
+    let expires = felt_server::wallet::signature::unix_now() + 60;
+    let token = op
+        .wallet
+        .with_books(move |b| b.launch_token(&p, expires))
+        .await
+        .unwrap();
+    felt_server::operator_demo::launch_link(&server.url, &token, table).unwrap()
+}
+
+/// Follows a launch link: the answer (not followed further).
+async fn follow(link: &str) -> reqwest::Response {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .get(link)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// `player` launched by the operator and seated at `table`, once the view shows the
+/// operator's balance.
+async fn seated(
+    op: &Operator,
+    server: &Running,
+    player: &str,
+    table: &str,
+    balance: &str,
+) -> Client {
+    let r = follow(&launch_link(op, server, player, table).await).await;
+    assert_eq!(r.status(), 303);
+    assert_eq!(r.headers()["location"], format!("/#/table/{table}"));
+    let cookie = common::session_cookie(&r);
+    let mut c = connect(&server.url, Some(&cookie), None).await.unwrap();
+    c.send(&format!(
+        r#"{{"type":"hello","version":1,"table":"{table}"}}"#
+    ))
+    .await;
+    c.until(5, |v| v["type"] == "welcome").await;
+    c.send(r#"{"type":"sit"}"#).await;
+    c.until(5, |v| {
+        v["type"] == "view" && v["you"]["seat"].is_number() && v["you"]["balance"] == balance
+    })
+    .await;
+    c
+}
+
+/// The round the player's view shows.
+async fn round_of(c: &mut Client) -> i64 {
+    c.send(r#"{"type":"sync"}"#).await;
+    let v = c
+        .until(5, |v| v["type"] == "view" && v["you"]["may_bet"] == true)
+        .await;
+    v["round_id"].as_i64().unwrap()
+}
+
+fn bet(round: i64, id: &str, main: &str, side: &str) -> String {
+    format!(
+        r#"{{"type":"bet","round":{round},"id":"{id}","spots":[{{"spot":1,"main":"{main}","side":{{"blazing-7s":"{side}"}}}}]}}"#
+    )
+}
+
+/// Bets and lets the round play out (the decision timer stands every hand); the view
+/// of its end.
+async fn play_round(c: &mut Client, id: &str, main: &str, side: &str) -> i64 {
+    let round = round_of(c).await;
+    c.send(&bet(round, id, main, side)).await;
+    let v = c
+        .until(5, |v| v["type"] == "pending" || v["type"] == "error")
+        .await;
+    assert_eq!(v["type"], "pending", "{v}");
+    c.until(15, |v| v["type"] == "view" && v["in_play"] == false)
+        .await["round_id"]
+        .as_i64()
+        .unwrap()
+}
+
+fn calls(server: &Running) -> Vec<WalletCall> {
+    let store = SqliteStore::open(&server.db).unwrap();
+    store.wallet_calls(&WalletQuery::default()).unwrap()
+}
+
+/// Waits until the outbox has no pending call.
+async fn settled(server: &Running) -> Vec<WalletCall> {
+    for _ in 0..200 {
+        let all = calls(server);
+        if all.iter().all(|c| c.state != WalletState::Pending) {
+            return all;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("calls still pending: {:#?}", calls(server));
+}
+
+/// What each round moved for each player, as felt's outbox says the operator took it:
+/// the acknowledged debits (not rolled back) out, the acknowledged credits in.
+fn felt_rounds(calls: &[WalletCall]) -> BTreeMap<(String, String), i64> {
+    let mut out = BTreeMap::new();
+    for c in calls
+        .iter()
+        .filter(|c| c.state == WalletState::Acknowledged)
+    {
+        let change = match c.kind {
+            WalletCallKind::Debit => -c.amount.as_cents(),
+            WalletCallKind::Credit => c.amount.as_cents(),
+            WalletCallKind::Rollback => continue,
+        };
+        *out.entry((c.round.0.to_string(), c.player.clone()))
+            .or_insert(0) += change;
+    }
+    out.retain(|_, v| *v != 0);
+    out
+}
+
+/// What each round moved for each player in the operator's ledger; no transaction
+/// in it twice.
+fn operator_rounds(rows: &[LedgerRow]) -> BTreeMap<(String, String), i64> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = BTreeMap::new();
+    for r in rows {
+        assert!(
+            seen.insert(&r.transaction_id),
+            "{} applied twice",
+            r.transaction_id
+        );
+        *out.entry((r.round.clone(), r.player.clone())).or_insert(0) += r.delta.as_cents();
+    }
+    out.retain(|_, v| *v != 0);
+    out
+}
+
+/// Every round that took money closed with exactly one credit per player, `round_closed`.
+fn every_round_closed(calls: &[WalletCall]) {
+    let mut rounds: Vec<(RoundId, String)> = calls
+        .iter()
+        .filter(|c| c.kind == WalletCallKind::Debit && c.state != WalletState::Failed)
+        .map(|c| (c.round, c.player.clone()))
+        .collect();
+    rounds.dedup();
+    for (round, player) in rounds {
+        let credits: Vec<&WalletCall> = calls
+            .iter()
+            .filter(|c| c.kind == WalletCallKind::Credit && c.round == round && c.player == player)
+            .collect();
+        assert_eq!(credits.len(), 1, "round {round} of {player}: {credits:#?}");
+        assert!(credits[0].detail_json.contains(r#""round_closed":true"#));
+        assert_eq!(credits[0].state, WalletState::Acknowledged);
+    }
+}
+
+/// felt's books are sound, every round replays as logged, and the mirror accounts are
+/// empty between rounds.
+fn books_clean(server: &Running, players: &[&str]) {
+    let store = SqliteStore::open(&server.db).unwrap();
+    assert!(store.check_books().unwrap().is_sound());
+    common::books_replay(&store);
+    for p in players {
+        assert_eq!(store.balance(&Account::player(*p)).unwrap(), Money::ZERO);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stakes_and_wins_go_through_the_wallet_and_both_ledgers_agree_round_by_round() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 1)).await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
+    let mut balance = Money::cents(250_00);
+    for n in 1..=2 {
+        let round = play_round(&mut c, &format!("b{n}"), "10.00", "1.00").await;
+        let all = settled(&server).await;
+        let of_round: Vec<&WalletCall> = all.iter().filter(|c| c.round.0 == round).collect();
+        let debit = of_round
+            .iter()
+            .find(|c| c.kind == WalletCallKind::Debit)
+            .unwrap();
+        // One debit for every wager: the main bet and the side bet, its progressive
+        // contribution reported with it.
+        assert_eq!(debit.amount, Money::cents(11_00));
+        assert_eq!(debit.state, WalletState::Acknowledged);
+        let detail: Value = serde_json::from_str(&debit.detail_json).unwrap();
+        assert_eq!(detail["wagers"].as_array().unwrap().len(), 2);
+        assert_eq!(detail["jackpot"][0]["meter"], "blazing-7s");
+        let credit = of_round
+            .iter()
+            .find(|c| c.kind == WalletCallKind::Credit)
+            .unwrap();
+        balance = balance - debit.amount + credit.amount;
+        assert_eq!(op.balance("p-1").await, balance, "after round {round}");
+        every_round_closed(&all);
+        assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    }
+    books_clean(&server, &["p-1"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_or_lost_debit_refuses_the_bet_and_a_lost_one_is_rolled_back() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 1)).await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
+    let round = round_of(&mut c).await;
+
+    block(&op, "p-1", true).await;
+    c.send(&bet(round, "blocked", "10.00", "0.00")).await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "player-blocked", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("operator refused"));
+    block(&op, "p-1", false).await;
+
+    for (n, fault) in ["fail-before-commit", "drop-after-commit", "delay=1500"]
+        .iter()
+        .enumerate()
+    {
+        op.faults(&[fault]);
+        c.send(&bet(round, &format!("lost{n}"), "10.00", "0.00"))
+            .await;
+        let e = c.until(5, |v| v["type"] == "error").await;
+        assert_eq!(e["code"], "wallet-unavailable", "{fault}: {e}");
+        op.faults(&["none"]);
+        let all = settled(&server).await;
+        let debit = all
+            .iter()
+            .rfind(|c| c.kind == WalletCallKind::Debit)
+            .unwrap();
+        assert_eq!(debit.state, WalletState::RolledBack, "{fault}: {debit:#?}");
+        assert_eq!(op.balance("p-1").await, Money::cents(250_00), "{fault}");
+    }
+
+    // Delivered twice: applied once.
+    op.faults(&["duplicate"]);
+    c.send(&bet(round, "twice", "10.00", "0.00")).await;
+    c.until(15, |v| {
+        v["type"] == "view" && v["in_play"] == false && v["round_id"] == round
+    })
+    .await;
+    op.faults(&["none"]);
+    let all = settled(&server).await;
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &["p-1"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_wallet_holds_up_neither_its_own_table_nor_another() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    let tables = format!("{}{}", table("slow", 600), table("other", 1));
+    let server = wallet_server_waiting(&op, &tables, Duration::from_secs(30)).await;
+    let mut a = seated(&op, &server, "p-1", "slow", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "other", "250.00").await;
+    let round_b = round_of(&mut b).await;
+    b.send(&bet(round_b, "b", "10.00", "0.00")).await;
+    b.until(5, |v| {
+        v["type"] == "view" && v["seats"][0]["has_bet"] == true
+    })
+    .await;
+
+    // The wallet answers nothing until released.
+    let release = hold(&op).await;
+    let round_a = round_of(&mut a).await;
+    a.send(&bet(round_a, "a", "10.00", "0.00")).await;
+    a.until(5, |v| v["type"] == "pending").await;
+    // The other table plays its round out meanwhile (its decision timer stands the
+    // hand)...
+    b.until(10, |v| v["type"] == "view" && v["in_play"] == false)
+        .await;
+    // ...and the slow table still answers, showing the bet pending.
+    a.send(r#"{"type":"sync"}"#).await;
+    let view = a.until(5, |v| v["type"] == "view").await;
+    assert_eq!(view["seats"][0]["bet_pending"], true, "{view}");
+    assert_eq!(view["seats"][0]["has_bet"], false, "{view}");
+    release.send(()).unwrap();
+    let bet_in = a
+        .until(5, |v| {
+            v["type"] == "view" && v["seats"][0]["bet_pending"] == false
+        })
+        .await;
+    assert_eq!(bet_in["seats"][0]["has_bet"], true, "{bet_in}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_voided_round_rolls_its_debits_back_then_closes_at_the_operator() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SqliteStore::open(dir.path().join("felt.db")).unwrap();
+    let round = store
+        .begin_round(&NewRound {
+            game_id: "g".into(),
+            table_id: "t".into(),
+            seed: [1; 32],
+            ..Default::default()
+        })
+        .unwrap();
+    let id = felt_store::debit_id(round, 0, 1);
+    let detail = r#"{"wagers":[{"spot":1,"bet":"main","amount":"10.00"}],"jackpot":[]}"#;
+    store
+        .record_wallet_calls(
+            round,
+            &[felt_store::NewWalletCall {
+                transaction_id: id.clone(),
+                kind: WalletCallKind::Debit,
+                player: "p-1".into(),
+                amount: Money::cents(10_00),
+                detail_json: detail.into(),
+            }],
+        )
+        .unwrap();
+    let settings = op.settings(SECRET, Duration::from_millis(700));
+    let client = WalletClient::new(settings, Arc::new(Metrics::new())).unwrap();
+    let debit = Debit {
+        request_id: request_id(),
+        transaction_id: id.clone(),
+        player: "p-1".into(),
+        round: round.0.to_string(),
+        amount: WireMoney(Money::cents(10_00)),
+        wagers: vec![Wager {
+            spot: 1,
+            bet: "main".into(),
+            amount: WireMoney(Money::cents(10_00)),
+        }],
+        jackpot: vec![],
+    };
+    let Outcome::Answered(a) = client.send(&debit).await else {
+        panic!("the debit was not taken")
+    };
+    store
+        .wallet_answer(
+            &id,
+            &WalletAnswer::Acknowledged {
+                balance: a.balance.0,
+            },
+        )
+        .unwrap();
+    assert_eq!(op.balance("p-1").await, Money::cents(240_00));
+
+    store.void_round(round, "a test", &[]).unwrap();
+    let shared: felt_server::wallet::outbox::SharedStore = Arc::new(Mutex::new(Box::new(store)));
+    let worker = OutboxWorker::new(shared.clone(), client, RetryPolicy::default());
+    // The closing credit waits for the rollback; the next pass sends it.
+    for _ in 0..3 {
+        worker
+            .pass(felt_server::wallet::outbox::now_ms())
+            .await
+            .unwrap();
+    }
+    let all = shared
+        .lock()
+        .unwrap()
+        .wallet_calls(&WalletQuery::default())
+        .unwrap();
+    let kinds: Vec<(WalletCallKind, WalletState)> = all.iter().map(|c| (c.kind, c.state)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (WalletCallKind::Debit, WalletState::RolledBack),
+            (WalletCallKind::Rollback, WalletState::Acknowledged),
+            (WalletCallKind::Credit, WalletState::Acknowledged),
+        ]
+    );
+    assert!(all[2].settled_ms >= all[1].settled_ms);
+    assert_eq!(all[2].amount, Money::ZERO);
+    assert_eq!(op.balance("p-1").await, Money::cents(250_00));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_come_by_the_operators_launch_link_only() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 600)).await;
+    let post = |path: &str, cookie: &str, body: &str| {
+        reqwest::Client::new()
+            .post(format!("{}{path}", server.url))
+            .header("cookie", cookie)
+            .header("content-type", "application/json")
+            .body(body.to_string())
+            .send()
+    };
+    let r = post(
+        "/api/register",
+        "",
+        r#"{"name":"p-1","password":"p-1-secret-long"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 403);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "wallet-mode", "{v}");
+
+    let r = follow(&format!("{}/?token=lt-forged&table=t", server.url)).await;
+    assert_eq!(r.status(), 401);
+    assert!(r.headers().get("set-cookie").is_none());
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "session-expired", "{v}");
+
+    let link = launch_link(&op, &server, "p-1", "t").await;
+    let r = follow(&link).await;
+    assert_eq!(r.status(), 303);
+    let cookie = common::session_cookie(&r);
+    let me = common::get_json(&format!("{}/api/me", server.url), &cookie).await;
+    assert_eq!(me["player"], "p-1", "{me}");
+    assert_eq!(me["balance"], "250.00", "{me}");
+    assert!(me["top_up"].is_null(), "{me}");
+    // No play money here, and no password opens an operator's player.
+    let r = post("/api/top-up", &cookie, "{}").await.unwrap();
+    assert_eq!(r.status(), 403);
+    let r = post(
+        "/api/login",
+        "",
+        r#"{"name":"p-1","password":"anything at all"}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 401);
+    server.stop().await;
+}
+
+/// Whether the player's first decision offers `word`.
+fn offers(v: &Value, word: &str) -> bool {
+    v["you"]["decisions"][0]["choices"]
+        .as_array()
+        .is_some_and(|c| c.iter().any(|c| c["decision"] == word))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_is_a_further_debit_of_the_round_before_its_card() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 600)).await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
+    // Rounds until one offers a double (a natural or an insurance offer may come first).
+    for n in 0..12 {
+        let round = round_of(&mut c).await;
+        c.send(&bet(round, &format!("b{n}"), "10.00", "0.00")).await;
+        let doubled = loop {
+            let v = c
+                .until(5, |v| {
+                    v["type"] == "view"
+                        && (v["in_play"] == false || !v["you"]["decisions"][0].is_null())
+                })
+                .await;
+            if v["in_play"] == false {
+                break None;
+            }
+            let d = &v["you"]["decisions"][0];
+            let word = match (d["offer"] == true, offers(&v, "double")) {
+                (true, _) => "decline",
+                (false, true) => "double",
+                (false, false) => "stand",
+            };
+            let id = format!("{word}{n}-{}", c.frames.len());
+            c.send(&format!(
+                r#"{{"type":"act","round":{},"spot":1,"hand":1,"decision":"{word}","id":"{id}"}}"#,
+                v["round_id"]
+            ))
+            .await;
+            if word == "double" {
+                let p = c
+                    .until(5, |v| v["type"] == "pending" || v["type"] == "error")
+                    .await;
+                assert_eq!(p["type"], "pending", "{p}");
+                assert_eq!(p["amount"], "10.00", "{p}");
+                c.until(10, |v| v["type"] == "view" && v["in_play"] == false)
+                    .await;
+                break Some(v["round_id"].as_i64().unwrap());
+            }
+        };
+        let Some(round) = doubled else { continue };
+        let all = settled(&server).await;
+        let debits: Vec<&WalletCall> = all
+            .iter()
+            .filter(|c| c.round.0 == round && c.kind == WalletCallKind::Debit)
+            .collect();
+        assert_eq!(debits.len(), 2, "{debits:#?}");
+        assert!(
+            debits[1].detail_json.contains(r#""bet":"double""#),
+            "{debits:#?}"
+        );
+        assert!(debits.iter().all(|d| d.state == WalletState::Acknowledged));
+        every_round_closed(&all);
+        assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+        books_clean(&server, &["p-1"]);
+        server.stop().await;
+        return;
+    }
+    panic!("no round offered a double in 12");
+}
