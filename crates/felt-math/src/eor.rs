@@ -20,7 +20,7 @@
 
 use crate::exact::ExactInput;
 use crate::main_game::{
-    analyse_shoe, analyse_shoe_with_strategy, MainGameError, MainGameRules, Shoe,
+    analyse_shoe, analyse_shoe_with_strategy, dealable_hands, MainGameError, MainGameRules, Shoe,
 };
 use crate::mapping::main_game_rules;
 use crate::sidebet::{expected_value, ShoeCounts, SideBetError};
@@ -192,8 +192,15 @@ pub fn effects_of_removal_for(
 /// The main game's effects of removal from `shoe`: the basic strategy computed
 /// for `shoe` is held fixed for every removal (`eor_percent`), and each depleted
 /// shoe's optimal play is also given (`eor_percent_cd`). Every value must be in
-/// the shoe.
+/// the shoe. A shoe too small to deal every split hand the rules allow after
+/// any one removal is analysed, base and removals alike, with the split hands
+/// the smallest of them deals.
 pub fn main_eor(rules: &MainGameRules, shoe: &Shoe) -> Result<MainEor, MainGameError> {
+    let least = f64::from(shoe.hard_value().saturating_sub(10));
+    let rules = &MainGameRules {
+        max_split_hands: dealable_hands(least, rules.max_split_hands)?,
+        ..rules.clone()
+    };
     let base = analyse_shoe(rules, shoe)?;
     let mut bs = [0.0; 10];
     let mut cd = [0.0; 10];

@@ -96,6 +96,15 @@ pub struct ParSheet {
     pub strategy: BasicStrategy,
 }
 
+/// The note of a shoe too small to deal every split hand the rules allow.
+fn split_hands_note(hands: u32) -> String {
+    if hands < 2 {
+        "splits: none analysed, the shoe cannot deal two split hands to the end".into()
+    } else {
+        format!("splits: to {hands} hands at most, the shoe cannot deal more to the end")
+    }
+}
+
 /// The par sheet of `rules` for `decks` (default: the file's), the progressive meter at
 /// `meter` units of the wager (default: each meter's reset over its wager).
 pub fn par_sheet(
@@ -121,6 +130,9 @@ pub fn par_sheet_for(
     let mut mapped = main_game_rules(rules, decks);
     mapped.main.post_split = input.post_split;
     let a = analyse_shoe(&mapped.main, &input.shoe_or_decks(decks)?)?;
+    if a.split_hands < mapped.main.max_split_hands {
+        mapped.not_analysed.push(split_hands_note(a.split_hands));
+    }
     let side_bets = if input.shoe.is_some() {
         mapped
             .not_analysed

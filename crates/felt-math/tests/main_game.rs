@@ -704,3 +704,45 @@ fn post_split_differences_list_split_aces_and_pairs_at_the_hand_limit() {
     assert!(s.post_split_differences().is_empty());
     assert!(s.post_split_chart().contains("no differences"));
 }
+
+#[test]
+fn a_small_shoe_is_analysed_with_the_split_hands_it_can_deal() {
+    let r = six_deck_h17_das_rsp4_ls();
+    // Cards worth 130 (aces 1, tens 10): a round with three split hands needs at most
+    // 3 * 31 + 26 = 119, with four 150; so at most three hands are analysed, and the
+    // figures are exactly those of the same rules with three hands.
+    let shoe = Shoe::from_counts([2, 2, 2, 2, 2, 2, 2, 2, 2, 4]).unwrap();
+    let got = analyse_shoe(&r, &shoe).unwrap();
+    let three = MainGameRules {
+        max_split_hands: 3,
+        ..r.clone()
+    };
+    let want = analyse_shoe(&three, &shoe).unwrap();
+    assert_eq!(got.split_hands, 3);
+    assert_eq!(got.ev_cd, want.ev_cd);
+    assert_eq!(got.ev_basic, want.ev_basic);
+    assert_eq!(
+        analyse_shoe(&r, &Shoe::decks(1).unwrap())
+            .unwrap()
+            .split_hands,
+        4
+    );
+    // Worth 85: below two split hands (88), so no split, but one round is dealt.
+    let tiny = Shoe::from_counts([1, 1, 1, 1, 1, 1, 1, 1, 1, 4]).unwrap();
+    let a = analyse_shoe(&r, &tiny).unwrap();
+    assert_eq!(a.split_hands, 1);
+    assert!(a.split_cd.iter().flatten().all(Option::is_none));
+    assert!(a.ev_cd.is_finite() && a.ev_cd >= a.ev_basic);
+}
+
+#[test]
+fn a_shoe_that_cannot_deal_a_round_is_refused_with_a_sentence() {
+    // Worth 56: a hand drawn to 31 and a dealer drawn to 26 could run out of cards.
+    let shoe = Shoe::from_counts([0, 0, 0, 0, 0, 0, 8, 0, 0, 0]).unwrap();
+    match analyse_shoe(&six_deck_h17_das_rsp4_ls(), &shoe) {
+        Err(MainGameError::ShoeTooSmall(why)) => {
+            assert!(why.contains("worth 56") && why.contains("57"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -252,3 +252,48 @@ fn bad_requests_are_typed_errors() {
     let tiny = Shoe::from_counts([0, 0, 0, 0, 0, 0, 0, 3, 0, 0]).unwrap();
     assert!(optimal_split(&r, &tiny, 8, 8).is_err());
 }
+
+#[test]
+fn past_its_bound_on_states_the_optimal_split_is_a_typed_error_naming_the_bound() {
+    let r = MainGameRules::default();
+    let s = Shoe::decks(1).unwrap();
+    let bounds = SplitBounds {
+        max_states: 1_000,
+        ..SplitBounds::default()
+    };
+    match optimal_split_within(&r, &s, 8, 10, bounds) {
+        Err(MainGameError::BeyondBound(why)) => {
+            assert!(
+                why.contains("8,8 against 10 to 4 hands") && why.contains("1000 states"),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn forgetting_states_under_the_memory_bound_changes_no_value() {
+    // Eights to two hands at one deck value about 130,000 states: a bound of 10,000
+    // remembered forces the deeper tables to be dropped and rebuilt.
+    let r = MainGameRules {
+        max_split_hands: 2,
+        decks: 1,
+        ..MainGameRules::default()
+    };
+    let s = Shoe::decks(1).unwrap();
+    let all = optimal_split(&r, &s, 8, 10).unwrap();
+    let tight = SplitBounds {
+        max_remembered: 10_000,
+        ..SplitBounds::default()
+    };
+    let forgot = optimal_split_within(&r, &s, 8, 10, tight).unwrap();
+    assert!(forgot.remembered_peak < all.remembered_peak);
+    assert!(forgot.states > all.states, "states were valued again");
+    assert!(
+        (forgot.ev - all.ev).abs() < 1e-13,
+        "{} vs {}",
+        forgot.ev,
+        all.ev
+    );
+}

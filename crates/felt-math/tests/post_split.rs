@@ -22,10 +22,19 @@ fn ev(rules: &MainGameRules, post: PostSplit) -> f64 {
 }
 
 /// 6 decks, H17, double any two, DAS, resplit to four hands (not aces), late
-/// surrender, 3:2: Farmer's `strategy` program (possibly-wrong/blackjack, version
-/// 7.6, src/strategy.cpp) answers "6 y y y n y y n ... y 1.5" with these overall
-/// expected values in percent (its output file's "Total" line).
-const FARMER_6D_H17_DAS_SPL3_LS: [(PostSplit, f64); 1] = [(PostSplit::Cdz, -0.527191547)];
+/// surrender, 3:2: Farmer's `strategy` program (possibly-wrong/blackjack at commit
+/// a1f7dbb, src/strategy.cpp, built here with g++ -O2) answers these overall expected
+/// values in percent (its output file's "Total" line) to the input
+/// "6 y y y n y y n y y 1.5" (CDZ-), "6 y y y n y y n n y y 1.5" (CDP1) and
+/// "6 y y y n y y n n n y 1.5" (CDP):
+///   CDZ-  Total |   -0.527191547
+///   CDP1  Total |   -0.527191547
+///   CDP   Total |   -0.527189519
+const FARMER_6D_H17_DAS_SPL3_LS: [(PostSplit, f64); 3] = [
+    (PostSplit::Cdz, -0.527191547),
+    (PostSplit::Cdp1, -0.527191547),
+    (PostSplit::Cdp, -0.527189519),
+];
 
 #[test]
 fn six_deck_h17_das_rsp4_ls_matches_farmers_program_in_every_model() {
@@ -134,4 +143,34 @@ fn a_shoe_of_full_decks_gives_the_deck_figures_and_a_depleted_shoe_its_own() {
         c.ev_cd,
         a.main.ev_cd
     );
+}
+
+/// 1 deck, S17, double any two, DAS, resplit to four hands (not aces), no surrender,
+/// 3:2: Farmer's `strategy` program (as above) answers "1 n y y n y y n y n 1.5"
+/// (CDZ-), "1 n y y n y y n n y n 1.5" (CDP1) and "1 n y y n y y n n n n 1.5" (CDP):
+///   CDZ-  Total |    0.181934306
+///   CDP1  Total |    0.183073339
+///   CDP   Total |    0.183111744
+const FARMER_1D_S17_DAS_SPL3: [(PostSplit, f64); 3] = [
+    (PostSplit::Cdz, 0.181934306),
+    (PostSplit::Cdp1, 0.183073339),
+    (PostSplit::Cdp, 0.183111744),
+];
+
+#[test]
+fn one_deck_s17_das_rsp4_matches_farmers_program_in_every_model() {
+    let rules = MainGameRules {
+        decks: 1,
+        dealer_hits_soft_17: false,
+        surrender: Surrender::None,
+        ..MainGameRules::default()
+    };
+    for (post, want) in FARMER_1D_S17_DAS_SPL3 {
+        let got = ev(&rules, post) * 100.0;
+        assert!(
+            (got - want).abs() < 5e-9,
+            "{}: {got:.9}% against Farmer's {want:.9}%",
+            post.name()
+        );
+    }
 }

@@ -55,6 +55,10 @@ pub struct MainGameAnalysis {
     pub split_cd: [[Option<f64>; 10]; 10],
     /// Distinct removed-card sets whose dealer probabilities were computed.
     pub dealer_evaluations: usize,
+    /// Most hands a pair is split into in this analysis: the rules' limit,
+    /// or fewer where the shoe cannot deal that many hands to the end (a
+    /// small shoe composition); 1 = no splits.
+    pub split_hands: u32,
 }
 
 /// Everything the engine computed, kept for queries.
@@ -67,12 +71,30 @@ pub(crate) struct Computed {
     pub split_bs: [[Option<f64>; 10]; 10],
     /// Second moment of a CD split round, where CD play splits.
     pub split_m2: [[Option<f64>; 10]; 10],
+    /// Most hands a pair was split into (see [`MainGameAnalysis::split_hands`]).
+    pub split_hands: u32,
 }
 
 /// Minimum hard value of the shoe for an analysis with up to `hands` split
 /// hands: every hand and the dealer can always draw to the end.
 pub(crate) fn min_value(hands: u32) -> u32 {
     31 * hands.max(1) + 26
+}
+
+/// The most split hands (up to `limit`) a shoe of cards worth `hard_value`
+/// deals to the end; refuses a shoe that cannot deal one unsplit round.
+pub(crate) fn dealable_hands(hard_value: f64, limit: u32) -> Result<u32, MainGameError> {
+    if hard_value < f64::from(min_value(1)) {
+        return Err(MainGameError::ShoeTooSmall(format!(
+            "the shoe's cards are worth {hard_value} (aces 1, tens 10); a round can take cards \
+             worth {} (a hand drawn to 31 and a dealer to 26), so it could run out mid-round",
+            min_value(1)
+        )));
+    }
+    Ok((1..=limit.max(1))
+        .rev()
+        .find(|&m| hard_value >= f64::from(min_value(m)))
+        .unwrap_or(1))
 }
 
 /// Runs the engine: unsplit values, basic strategy, splits.
@@ -92,18 +114,19 @@ pub(crate) fn compute_counts(
     ten_rank: f64,
     fixed: Option<&BasicStrategy>,
 ) -> Result<Computed, MainGameError> {
-    let prep = Prepared::new(rules)?;
+    rules.validate()?;
     let hard_value: f64 = counts
         .iter()
         .enumerate()
         .map(|(i, &c)| c * (i as f64 + 1.0))
         .sum();
-    if hard_value < f64::from(min_value(rules.max_split_hands)) {
-        return Err(MainGameError::ShoeTooSmall(format!(
-            "a full analysis needs cards worth at least {}",
-            min_value(rules.max_split_hands)
-        )));
-    }
+    let split_hands = dealable_hands(hard_value, rules.max_split_hands)?;
+    let limited = MainGameRules {
+        max_split_hands: split_hands,
+        ..rules.clone()
+    };
+    let rules = &limited;
+    let prep = Prepared::new(rules)?;
     let mut e = Engine::new(prep, counts, ten_rank);
     e.reserve(rules.max_split_hands);
     e.unsplit_pass();
@@ -193,6 +216,7 @@ pub(crate) fn compute_counts(
         split_cd,
         split_bs,
         split_m2,
+        split_hands,
     })
 }
 
@@ -358,6 +382,7 @@ impl Computed {
             basic_strategy: self.strategy,
             per_up,
             split_cd: self.split_cd,
+            split_hands: self.split_hands,
         })
     }
 }

@@ -15,9 +15,9 @@
 use std::sync::OnceLock;
 
 use super::error::MainGameError;
-use super::fxhash::FxHashMap;
 use super::hands::best_total;
 use super::shoe::{rank_index, Shoe};
+use rustc_hash::FxHashMap;
 
 /// Outcome slots of the internal probability vectors.
 pub(crate) const BUST: usize = 5;
@@ -63,7 +63,8 @@ type TriePath = Vec<(u8, u8)>;
 const TRIE_ORDER: [usize; 10] = [9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
 impl DealerTable {
-    fn build(h17: bool) -> Self {
+    /// The table of every up card (`only_up` None) or of one up card only.
+    fn build(h17: bool, only_up: Option<usize>) -> Self {
         let mut map: FxHashMap<[u8; 10], ([u32; 10], u8)> = FxHashMap::default();
         let mut order: Vec<[u8; 10]> = Vec::new();
         for up in 0..10 {
@@ -74,6 +75,7 @@ impl DealerTable {
         // each composition as its (rank, count) path in trie order
         let mut paths: Vec<(TriePath, [u8; 10])> = order
             .iter()
+            .filter(|c| only_up.is_none_or(|u| map.get(*c).is_some_and(|(m, _)| m[u] > 0)))
             .map(|c| {
                 let path = TRIE_ORDER
                     .iter()
@@ -133,7 +135,7 @@ impl DealerTable {
             t.max_k = t.max_k.max(usize::from(k));
             let mstart = t.mslot.len() as u32;
             for (up, &m) in mult.iter().enumerate() {
-                if m > 0 {
+                if m > 0 && only_up.is_none_or(|u| u == up) {
                     t.mslot.push((up * 5 + usize::from(total - 17)) as u8);
                     t.mval.push(f64::from(m));
                 }
@@ -217,22 +219,55 @@ impl DealerTable {
                     *o = [0.0; 7];
                     continue;
                 }
-                let scale = total / n[up];
-                let mut sum = 0.0;
-                for t in 0..5 {
-                    o[t] = acc[up * 5 + t][l] * scale;
-                    sum += o[t];
-                }
-                // the hole card comes from the total - 1 cards left after the up card
-                let left = total - 1.0;
-                o[NAT] = match up {
-                    0 if left > 0.0 => n[9] / left,
-                    9 if left > 0.0 => n[0] / left,
-                    _ => 0.0,
-                };
-                o[BUST] = (1.0 - sum - o[NAT]).max(0.0);
+                *o = outcomes(n, up, std::array::from_fn(|t| acc[up * 5 + t][l]));
             }
         }
+    }
+
+    /// Dealer outcome probabilities for the up card `up` alone, on a table
+    /// built for it ([`up_table`]): `n` are the counts left after the
+    /// player's cards, the up card still among them.
+    pub(crate) fn eval_up(&self, n: &[f64; 10], up: usize) -> UpProbs {
+        let total: f64 = n.iter().sum();
+        if n[up] <= 0.0 || total <= 0.0 {
+            return [0.0; 7];
+        }
+        let mut ff = [[0.0f64; 16]; 10];
+        for (r, row) in ff.iter_mut().enumerate() {
+            let mut p = 1.0;
+            row[0] = 1.0;
+            for j in 1..=self.max_cnt[r].min(15) {
+                let f = n[r] - j as f64 + 1.0;
+                p = if f > 0.0 { p * f } else { 0.0 };
+                row[j] = p;
+            }
+        }
+        let mut inv = [0.0f64; 16];
+        let mut p = 1.0;
+        for (j, slot) in inv
+            .iter_mut()
+            .enumerate()
+            .take(self.max_k.min(15) + 1)
+            .skip(1)
+        {
+            let f = total - j as f64 + 1.0;
+            p = if f > 0.0 { p * f } else { 0.0 };
+            *slot = if p > 0.0 { 1.0 / p } else { 0.0 };
+        }
+        let mut acc = [0.0f64; 5];
+        let mut stack = [1.0f64; 12];
+        for node in &self.nodes {
+            let d = usize::from(node.depth).min(11);
+            let cur = stack[d - 1] * ff[usize::from(node.rank)][usize::from(node.cnt).min(15)];
+            stack[d] = cur;
+            if node.k > 0 {
+                let w = cur * inv[usize::from(node.k).min(15)];
+                for i in node.mstart as usize..node.mend as usize {
+                    acc[usize::from(self.mslot[i]) % 5] += self.mval[i] * w;
+                }
+            }
+        }
+        outcomes(n, up, acc)
     }
 
     /// Dealer outcome probabilities for every up card for one shoe.
@@ -241,6 +276,26 @@ impl DealerTable {
         self.eval_batch(std::slice::from_ref(n), &mut o);
         *out = o[0];
     }
+}
+
+/// The outcome probabilities of up card `up` from the shoe `n` (up card
+/// included) and the summed weights `acc` of its standing totals 17..=21.
+fn outcomes(n: &[f64; 10], up: usize, acc: [f64; 5]) -> UpProbs {
+    let total: f64 = n.iter().sum();
+    let scale = total / n[up];
+    let mut o = [0.0; 7];
+    for t in 0..5 {
+        o[t] = acc[t] * scale;
+    }
+    // the hole card comes from the total - 1 cards left after the up card
+    let left = total - 1.0;
+    o[NAT] = match up {
+        0 if left > 0.0 => n[9] / left,
+        9 if left > 0.0 => n[0] / left,
+        _ => 0.0,
+    };
+    o[BUST] = (1.0 - o[..5].iter().sum::<f64>() - o[NAT]).max(0.0);
+    o
 }
 
 fn walk(
@@ -280,10 +335,18 @@ pub(crate) fn table(h17: bool) -> &'static DealerTable {
     static S17: OnceLock<DealerTable> = OnceLock::new();
     static H17: OnceLock<DealerTable> = OnceLock::new();
     if h17 {
-        H17.get_or_init(|| DealerTable::build(true))
+        H17.get_or_init(|| DealerTable::build(true, None))
     } else {
-        S17.get_or_init(|| DealerTable::build(false))
+        S17.get_or_init(|| DealerTable::build(false, None))
     }
+}
+
+/// The shared dealer table of the up card `up` (index 0..=9) alone, for
+/// [`DealerTable::eval_up`]: only the compositions that start with it.
+pub(crate) fn up_table(h17: bool, up: usize) -> &'static DealerTable {
+    static TABLES: [[OnceLock<DealerTable>; 10]; 2] =
+        [const { [const { OnceLock::new() }; 10] }; 2];
+    TABLES[usize::from(h17)][up.min(9)].get_or_init(|| DealerTable::build(h17, Some(up.min(9))))
 }
 
 /// Probabilities of the dealer's final outcomes for one up card.

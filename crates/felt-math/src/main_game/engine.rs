@@ -12,12 +12,12 @@
 //! the conditional ones.
 
 use super::dealer::{self, DealerTable, UpProbs, BUST, NAT};
-use super::fxhash::FxHashMap;
 use super::hands::{hands, key_unit, HandIndex, NONE};
 use super::post_split::PostSplit;
 use super::rules::Prepared;
 use super::split;
 use super::strategy::Action;
+use rustc_hash::FxHashMap;
 
 /// Expected value of standing on `total` against the outcomes `p`.
 #[inline]

@@ -26,4 +26,7 @@ pub enum MainGameError {
     /// The shoe is so small that the round could run out of cards.
     #[error("shoe too small: {0}")]
     ShoeTooSmall(String),
+    /// The computation would go past its bound on work.
+    #[error("beyond the bound: {0}")]
+    BeyondBound(String),
 }

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use super::fxhash::FxHashMap;
+use rustc_hash::FxHashMap;
 
 /// Marks a missing link (the hit busts).
 pub(crate) const NONE: u32 = u32::MAX;

@@ -52,7 +52,6 @@ mod dealer;
 mod engine;
 mod error;
 mod evs;
-mod fxhash;
 mod hands;
 mod optimal_split;
 mod post_split;
@@ -61,6 +60,7 @@ mod shoe;
 mod split;
 mod strategy;
 
+pub(crate) use analysis::dealable_hands;
 pub use analysis::{
     analyse, analyse_composition, analyse_shoe, analyse_shoe_with_strategy, MainGameAnalysis,
     UpCardSummary,
@@ -68,7 +68,10 @@ pub use analysis::{
 pub use dealer::{dealer_probabilities, DealerProbs};
 pub use error::MainGameError;
 pub use evs::{hand_evs, ActionEvs};
-pub use optimal_split::{optimal_split, OptimalSplit, MAX_OPTIMAL_SPLIT_HANDS};
+pub use optimal_split::{
+    optimal_split, optimal_split_within, OptimalSplit, SplitBounds, DEFAULT_MAX_STATES,
+    MAX_OPTIMAL_SPLIT_HANDS,
+};
 pub use post_split::PostSplit;
 pub use rules::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};
 pub use shoe::Shoe;

@@ -17,9 +17,9 @@
 
 use super::dealer::{self, BUST, NAT};
 use super::error::MainGameError;
-use super::fxhash::FxHashMap;
 use super::rules::{MainGameRules, Prepared};
 use super::shoe::{rank_index, Shoe};
+use rustc_hash::FxHashMap;
 
 /// Most hands the optimal split is computed for.
 pub const MAX_OPTIMAL_SPLIT_HANDS: u32 = 4;
@@ -32,9 +32,13 @@ pub struct OptimalSplit {
     pub ev: f64,
     /// Probability of a dealer natural given the pair and the up card.
     pub dealer_natural: f64,
-    /// Decision and chance states of the round valued.
-    pub states: usize,
-    /// Distinct sets of cards left whose dealer outcomes were computed.
+    /// Decision and chance states of the round valued (a state forgotten
+    /// under [`SplitBounds::max_remembered`] and valued again counts again).
+    pub states: u64,
+    /// Most states and dealer outcomes remembered at once.
+    pub remembered_peak: usize,
+    /// Dealer outcome evaluations (one per set of cards left, again if
+    /// forgotten).
     pub dealer_evaluations: usize,
 }
 
@@ -58,187 +62,288 @@ type Outcome = u8;
 const SURRENDERED: u8 = 7;
 const BUSTED: u8 = 6;
 
-/// A state of the round, packed into a `u128` key: the count of each value
-/// dealt (7 bits each), the finished hands, the current hand (hard total,
-/// ace held, cards held: 1, 2 or 3 and more) and the hands waiting.
+/// The hand in play: its best total (above 21: bust), whether an ace counts
+/// 11 in it, and its cards (1, 2, or 3 for three and more). Hands that differ
+/// only in cards that no longer matter (a hard 15 with or without an ace)
+/// are the same hand.
+#[derive(Clone, Copy)]
+struct Hand {
+    total: u8,
+    soft: bool,
+    ncards: u8,
+}
+
+impl Hand {
+    /// The split hand holding only its pair card (index `pair`).
+    fn pair_card(pair: usize) -> Hand {
+        Hand {
+            total: if pair == 0 { 11 } else { pair as u8 + 1 },
+            soft: pair == 0,
+            ncards: 1,
+        }
+    }
+
+    /// The hand with the card of index `x` added.
+    fn with(self, x: usize) -> Hand {
+        let mut total = self.total + x as u8 + 1;
+        let mut soft = self.soft;
+        if soft && total > 21 {
+            total -= 10;
+            soft = false;
+        } else if !soft && x == 0 && total + 10 <= 21 {
+            total += 10;
+            soft = true;
+        }
+        Hand {
+            total,
+            soft,
+            ncards: (self.ncards + 1).min(3),
+        }
+    }
+}
+
+/// A state of the round: the count of each value dealt in it, the finished
+/// hands, the hand in play and the split hands waiting for their second card.
 #[derive(Clone, Copy)]
 struct State {
     dealt: [u8; 10],
     done: [Outcome; 4],
     ndone: u8,
-    hard: u8,
-    ace: bool,
-    ncards: u8,
+    hand: Hand,
     waiting: u8,
 }
 
+/// A state packed into two words (24-byte table entries with its value):
+/// nine counts of 7 bits, then the tens, the finished hands in sorted order
+/// (the order they were played in changes nothing), the hand in play and the
+/// hands waiting.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u64, u64);
+
 impl State {
-    fn key(&self) -> u128 {
-        let mut k: u128 = 0;
-        for &d in &self.dealt {
-            k = (k << 7) | u128::from(d);
+    fn key(&self) -> Key {
+        let mut lo = 0u64;
+        for &d in &self.dealt[..9] {
+            lo = (lo << 7) | u64::from(d);
         }
         let mut done = self.done;
-        done[..usize::from(self.ndone)].sort_unstable();
-        for &o in &done {
-            k = (k << 4) | u128::from(o);
+        let n = usize::from(self.ndone).min(3);
+        done[..n].sort_unstable();
+        let mut hi = u64::from(self.dealt[9]);
+        for &o in &done[..3] {
+            hi = (hi << 4) | u64::from(o);
         }
-        k = (k << 3) | u128::from(self.ndone);
-        k = (k << 5) | u128::from(self.hard);
-        k = (k << 1) | u128::from(self.ace);
-        k = (k << 2) | u128::from(self.ncards.min(3));
-        (k << 2) | u128::from(self.waiting)
+        hi = (hi << 2) | u64::from(self.ndone);
+        hi = (hi << 5) | u64::from(self.hand.total);
+        hi = (hi << 1) | u64::from(self.hand.soft);
+        hi = (hi << 2) | u64::from(self.hand.ncards);
+        Key((hi << 2) | u64::from(self.waiting), lo)
     }
 
-    /// Best total of the current hand and whether it is soft.
-    fn total(&self) -> (u8, bool) {
-        if self.ace && self.hard + 10 <= 21 {
-            (self.hard + 10, true)
-        } else {
-            (self.hard, false)
+    /// The composition of the cards dealt (the dealer's cache key).
+    fn dealt_key(&self) -> Key {
+        let mut lo = 0u64;
+        for &d in &self.dealt[..9] {
+            lo = (lo << 7) | u64::from(d);
+        }
+        Key(u64::from(self.dealt[9]), lo)
+    }
+}
+
+/// The default bound on states valued: enough for every pair split to three
+/// hands from one to eight decks (eights against a ten, the largest, value
+/// 24.2 million at eight decks), a few minutes of work.
+pub const DEFAULT_MAX_STATES: u64 = 30_000_000;
+
+/// Bounds on the optimal split's work and memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitBounds {
+    /// Most states valued (recomputations counted) before the request is
+    /// refused with [`MainGameError::BeyondBound`].
+    pub max_states: u64,
+    /// Most values remembered at once (states and dealer outcomes, about 40
+    /// bytes each); past it the deepest tables are forgotten and recomputed
+    /// where needed, which costs time, never exactness.
+    pub max_remembered: usize,
+}
+
+impl Default for SplitBounds {
+    fn default() -> Self {
+        SplitBounds {
+            max_states: DEFAULT_MAX_STATES,
+            max_remembered: 40_000_000,
         }
     }
 }
 
-struct Search<'a> {
+struct Search {
     r: Prepared,
     shoe: [u32; 10],
     pair: usize,
     up: usize,
     max_hands: u32,
-    table: &'a dealer::DealerTable,
-    memo: FxHashMap<u128, f64>,
-    dealer: FxHashMap<u128, [f64; 7]>,
+    table: &'static dealer::DealerTable,
+    /// One table per hand in play (by the number of hands finished): a
+    /// state is reached only from states of the same or earlier hands.
+    memo: Vec<FxHashMap<Key, f64>>,
+    dealer: FxHashMap<Key, [f64; 7]>,
+    bounds: SplitBounds,
+    valued: u64,
+    remembered_peak: usize,
+    dealer_evaluations: usize,
 }
 
-impl Search<'_> {
+impl Search {
     fn left(&self, s: &State) -> [u32; 10] {
         std::array::from_fn(|i| self.shoe[i] - u32::from(s.dealt[i]))
     }
 
-    /// Chance of each next card and the state with it dealt.
-    fn draws(&self, s: &State) -> Vec<(usize, f64)> {
+    /// The values that can come next with their chances (zero for a value
+    /// none is left of).
+    fn draws(&self, s: &State) -> [f64; 10] {
         let left = self.left(s);
-        let n: u32 = left.iter().sum();
-        (0..10)
-            .filter(|&x| left[x] > 0)
-            .map(|x| (x, f64::from(left[x]) / f64::from(n)))
-            .collect()
+        let n = f64::from(left.iter().sum::<u32>());
+        left.map(|c| f64::from(c) / n)
     }
 
-    fn value(&mut self, s: State) -> f64 {
-        let key = s.key();
-        if let Some(&v) = self.memo.get(&key) {
-            return v;
+    fn remembered(&self) -> usize {
+        self.memo.iter().map(FxHashMap::len).sum::<usize>() + self.dealer.len()
+    }
+
+    /// Keeps what is remembered under its bound: the deepest hand's table
+    /// (the largest and the quickest to rebuild) goes first, then the
+    /// dealer's outcomes.
+    fn make_room(&mut self) {
+        self.remembered_peak = self.remembered_peak.max(self.remembered());
+        while self.remembered() >= self.bounds.max_remembered {
+            if let Some(t) = self.memo.iter_mut().skip(1).rev().find(|t| !t.is_empty()) {
+                *t = FxHashMap::default();
+            } else if !self.dealer.is_empty() {
+                self.dealer = FxHashMap::default();
+            } else {
+                self.memo[0] = FxHashMap::default();
+            }
         }
-        let v = if s.ncards == 1 {
-            self.second_card(s)
+    }
+
+    fn value(&mut self, s: State) -> Result<f64, MainGameError> {
+        let key = s.key();
+        let level = usize::from(s.ndone);
+        if let Some(&v) = self.memo[level].get(&key) {
+            return Ok(v);
+        }
+        self.valued += 1;
+        if self.valued > self.bounds.max_states {
+            return Err(MainGameError::BeyondBound(format!(
+                "the optimal split of {p},{p} against {u} to {m} hands valued {b} states (the \
+                 bound) without finishing; fewer hands or a smaller shoe are within reach",
+                p = self.pair + 1,
+                u = self.up + 1,
+                m = self.max_hands,
+                b = self.bounds.max_states
+            )));
+        }
+        let v = if s.hand.ncards == 1 {
+            self.second_card(s)?
         } else {
-            self.decide(s)
+            self.decide(s)?
         };
-        self.memo.insert(key, v);
-        v
+        if self.valued.is_multiple_of(65_536) {
+            self.make_room();
+        }
+        self.memo[level].insert(key, v);
+        Ok(v)
     }
 
     /// The current hand holds only its pair card: its second card, and a
     /// resplit where one is allowed and pays.
-    fn second_card(&mut self, s: State) -> f64 {
+    fn second_card(&mut self, s: State) -> Result<f64, MainGameError> {
         let made = u32::from(s.ndone) + 1 + u32::from(s.waiting);
         let mut v = 0.0;
-        for (x, p) in self.draws(&s) {
+        for (x, p) in self.draws(&s).into_iter().enumerate().filter(|d| d.1 > 0.0) {
             let mut t = s;
             t.dealt[x] += 1;
             let mut two = t;
-            two.ncards = 2;
-            two.hard += x as u8 + 1;
-            two.ace |= x == 0;
-            let mut best = self.value(two);
+            two.hand = s.hand.with(x);
+            let mut best = self.value(two)?;
             if x == self.pair && made < self.max_hands {
                 let mut again = t;
                 again.waiting += 1;
-                best = best.max(self.value(again));
+                best = best.max(self.value(again)?);
             }
             v += p * best;
         }
-        v
+        Ok(v)
     }
 
     /// The best of the current hand's options.
-    fn decide(&mut self, s: State) -> f64 {
-        let (total, soft) = s.total();
-        let stand = self.finish(s, total_outcome(total) * 2);
-        if self.pair == 0 && s.ncards == 2 && !self.r.play_split_aces {
-            return stand;
+    fn decide(&mut self, s: State) -> Result<f64, MainGameError> {
+        let stand = self.finish(s, total_outcome(s.hand.total) * 2)?;
+        if self.pair == 0 && s.hand.ncards == 2 && !self.r.play_split_aces {
+            return Ok(stand);
         }
-        let mut best = stand.max(self.draw(s, false));
-        if s.ncards == 2 {
-            if self.r.das && self.r.can_double(total, soft) {
-                best = best.max(self.draw(s, true));
+        let mut best = stand.max(self.draw(s, false)?);
+        if s.hand.ncards == 2 {
+            if self.r.das && self.r.can_double(s.hand.total, s.hand.soft) {
+                best = best.max(self.draw(s, true)?);
             }
             if self.r.sas {
-                best = best.max(self.finish(s, SURRENDERED * 2));
+                best = best.max(self.finish(s, SURRENDERED * 2)?);
             }
         }
-        best
+        Ok(best)
     }
 
     /// Hit (playing on) or double (one card, twice the stake).
-    fn draw(&mut self, s: State, double: bool) -> f64 {
+    fn draw(&mut self, s: State, double: bool) -> Result<f64, MainGameError> {
         let mut v = 0.0;
-        for (x, p) in self.draws(&s) {
+        for (x, p) in self.draws(&s).into_iter().enumerate().filter(|d| d.1 > 0.0) {
             let mut t = s;
             t.dealt[x] += 1;
-            t.hard += x as u8 + 1;
-            t.ace |= x == 0;
-            t.ncards = 3;
-            let (total, _) = t.total();
+            t.hand = s.hand.with(x);
+            let total = t.hand.total;
             let outcome = if total > 21 {
                 BUSTED
             } else {
                 total_outcome(total)
             };
             v += p * if double {
-                self.finish(t, outcome * 2 + 1)
+                self.finish(t, outcome * 2 + 1)?
             } else if total > 21 {
-                self.finish(t, BUSTED * 2)
+                self.finish(t, BUSTED * 2)?
             } else {
-                self.value(t)
+                self.value(t)?
             };
         }
-        v
+        Ok(v)
     }
 
     /// The current hand ends with `outcome`: the next waiting hand, or the
     /// dealer.
-    fn finish(&mut self, s: State, outcome: Outcome) -> f64 {
+    fn finish(&mut self, s: State, outcome: Outcome) -> Result<f64, MainGameError> {
         let mut t = s;
         t.done[usize::from(t.ndone)] = outcome;
         t.ndone += 1;
         if t.waiting == 0 {
-            return self.settle(&t);
+            return Ok(self.settle(&t));
         }
         t.waiting -= 1;
-        t.hard = self.pair as u8 + 1;
-        t.ace = self.pair == 0;
-        t.ncards = 1;
+        t.hand = Hand::pair_card(self.pair);
         self.value(t)
     }
 
     /// The round's value against the dealer once every hand is over.
     fn settle(&mut self, s: &State) -> f64 {
-        let mut dk = 0u128;
-        for &d in &s.dealt {
-            dk = (dk << 7) | u128::from(d);
-        }
+        let dk = s.dealt_key();
         let pr = match self.dealer.get(&dk) {
             Some(p) => *p,
             None => {
                 let mut n = self.left(s).map(f64::from);
                 n[self.up] += 1.0; // the dealer's table takes the up card out itself
-                let mut out = [[0.0; 7]; 10];
-                self.table.eval(&n, &mut out);
-                self.dealer.insert(dk, out[self.up]);
-                out[self.up]
+                let p = self.table.eval_up(&n, self.up);
+                self.dealer_evaluations += 1;
+                self.dealer.insert(dk, p);
+                p
             }
         };
         let hands = &s.done[..usize::from(s.ndone)];
@@ -286,12 +391,23 @@ fn payoff(outcome: u8, d: usize) -> f64 {
 /// pairs may be resplit (never forced) up to `rules.max_split_hands` hands
 /// (aces as `rules.resplit_aces` allows), at most
 /// [`MAX_OPTIMAL_SPLIT_HANDS`]. Ten-valued pairs are any two ten-valued
-/// cards (`split_by_rank` is refused).
+/// cards (`split_by_rank` is refused). Within the default [`SplitBounds`].
 pub fn optimal_split(
     rules: &MainGameRules,
     shoe: &Shoe,
     pair: u8,
     up: u8,
+) -> Result<OptimalSplit, MainGameError> {
+    optimal_split_within(rules, shoe, pair, up, SplitBounds::default())
+}
+
+/// [`optimal_split`] within the given bounds on work and memory.
+pub fn optimal_split_within(
+    rules: &MainGameRules,
+    shoe: &Shoe,
+    pair: u8,
+    up: u8,
+    bounds: SplitBounds,
 ) -> Result<OptimalSplit, MainGameError> {
     let r = Prepared::new(rules)?;
     let (p, u) = (rank_index(pair)?, rank_index(up)?);
@@ -330,14 +446,18 @@ pub fn optimal_split(
         )));
     }
     let mut s = Search {
-        table: dealer::table(r.h17),
+        table: dealer::up_table(r.h17, u),
         r,
         shoe: counts,
         pair: p,
         up: u,
         max_hands,
-        memo: FxHashMap::default(),
+        memo: vec![FxHashMap::default(); max_hands as usize],
         dealer: FxHashMap::default(),
+        bounds,
+        valued: 0,
+        remembered_peak: 0,
+        dealer_evaluations: 0,
     };
     let mut dealt = [0u8; 10];
     dealt[p] += 2;
@@ -346,12 +466,10 @@ pub fn optimal_split(
         dealt,
         done: [0; 4],
         ndone: 0,
-        hard: p as u8 + 1,
-        ace: p == 0,
-        ncards: 1,
+        hand: Hand::pair_card(p),
         waiting: 1,
     };
-    let ev = s.value(start);
+    let ev = s.value(start)?;
     let left = s.left(&start);
     let n: u32 = left.iter().sum();
     let dealer_natural = match u {
@@ -359,10 +477,12 @@ pub fn optimal_split(
         9 => f64::from(left[0]) / f64::from(n),
         _ => 0.0,
     };
+    s.make_room();
     Ok(OptimalSplit {
         ev,
         dealer_natural,
-        states: s.memo.len(),
-        dealer_evaluations: s.dealer.len(),
+        states: s.valued,
+        remembered_peak: s.remembered_peak,
+        dealer_evaluations: s.dealer_evaluations,
     })
 }

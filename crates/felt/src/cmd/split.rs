@@ -3,7 +3,9 @@
 
 use crate::exact_arg::{parse_shoe, shoe_text};
 use anyhow::{Context, Result};
-use felt_math::main_game::{hand_evs, optimal_split, MainGameRules, PostSplit, Shoe};
+use felt_math::main_game::{
+    hand_evs, optimal_split_within, MainGameRules, PostSplit, Shoe, SplitBounds, DEFAULT_MAX_STATES,
+};
 use felt_math::mapping::main_game_rules;
 use serde::Serialize;
 use std::io::Write as _;
@@ -25,6 +27,10 @@ pub struct Args {
     /// and the up card).
     #[arg(long, value_parser = parse_shoe)]
     pub shoe: Option<Shoe>,
+    /// Most states the optimal split may value before it is refused (a bound on
+    /// its time: four hands from a full shoe are far past the default).
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+    pub max_states: u64,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -52,7 +58,7 @@ pub struct SplitReport {
     /// The best play without splitting.
     pub no_split: f64,
     /// Decision and chance states the optimal split valued.
-    pub states: usize,
+    pub states: u64,
 }
 
 /// A card argument: `A`, `2`..`9`, `T` (or `10`, `J`, `Q`, `K`).
@@ -79,7 +85,11 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         Some(s) => s,
         None => Shoe::decks(u32::from(decks))?,
     };
-    let opt = optimal_split(&rules, &shoe, pair, up)?;
+    let bounds = SplitBounds {
+        max_states: a.max_states,
+        ..SplitBounds::default()
+    };
+    let opt = optimal_split_within(&rules, &shoe, pair, up, bounds)?;
     let mut models = Vec::new();
     let mut no_split = f64::NAN;
     let mut given = false;
