@@ -771,6 +771,7 @@ impl Actor {
                 Ok(())
             }
             ToTable::Stop { player, reason } => self.stop(&player, reason),
+            ToTable::Wallet(answer) => self.on_wallet_answer(answer),
         }
     }
 
@@ -1508,9 +1509,6 @@ impl Actor {
         if more.is_some_and(|extra| !self.may_stake(conn, player, extra, id)) {
             return Ok(());
         }
-        let Some(r) = self.round.as_mut() else {
-            return Ok(());
-        };
         let action = Action::Play {
             seat: e,
             at: Some(at_hand),
