@@ -777,12 +777,20 @@ impl Actor {
 
     /// [`ToTable::Stop`]: the player leaves now, or when the round they play ends.
     fn stop(&mut self, player: &str, reason: String) -> Result<(), Fatal> {
-        let Some(seat) = self.seat_of(player) else {
+        if self.seat_of(player).is_none() {
             return Ok(());
-        };
+        }
         self.send_to_player(player, |seq| {
             error_frame(seq, Code::PlayerBlocked, &reason, None)
         });
+        self.end_seat(player, reason)
+    }
+
+    /// The player, told why already, leaves now, or when the round they play ends.
+    fn end_seat(&mut self, player: &str, reason: String) -> Result<(), Fatal> {
+        let Some(seat) = self.seat_of(player) else {
+            return Ok(());
+        };
         let in_round = self.bet_in_round(seat);
         if in_round {
             if let Some(s) = self.seats[usize::from(seat - 1)].as_mut() {

@@ -305,7 +305,14 @@ async fn a_refused_or_lost_debit_refuses_the_bet_and_a_lost_one_is_rolled_back()
     let e = c.until(5, |v| v["type"] == "error").await;
     assert_eq!(e["code"], "player-blocked", "{e}");
     assert!(e["message"].as_str().unwrap().contains("operator refused"));
+    // The operator's block ends the seat (issue 26 item 7).
+    c.until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
+        .await;
     block(&op, "p-1", false).await;
+    c.send(r#"{"type":"sit"}"#).await;
+    c.until(5, |v| v["type"] == "view" && v["you"]["seat"].is_number())
+        .await;
+    let round = round_of(&mut c).await;
 
     for (n, fault) in ["fail-before-commit", "drop-after-commit", "delay=1500"]
         .iter()

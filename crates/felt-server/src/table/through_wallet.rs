@@ -253,6 +253,20 @@ impl Actor {
                 ),
             };
             self.refuse(d.conn, code, &m, Some(&d.id));
+            if code == Code::PlayerBlocked {
+                // The operator says the player may not play: the seat ends (at once,
+                // or when the round the player is in ends).
+                self.end_seat(&d.player, m)?;
+                // A round its refused debits wrote, with nobody left to bet in it, is
+                // voided now rather than at the window's close: whoever sits next
+                // starts a new window.
+                let unbet = self.round.as_ref().is_some_and(|r| r.bet.is_empty());
+                if unbet && self.debits.is_empty() && self.seats.iter().all(Option::is_none) {
+                    self.void_unbet()?;
+                    self.timer = None;
+                    self.broadcast(&[], None);
+                }
+            }
             if matches!(d.staking, Staking::Act(_)) {
                 // The hand stays to play: its decision timer starts again.
                 if let Some(r) = self.round.as_mut() {
