@@ -83,6 +83,8 @@ async fn wallet_server_waiting(op: &Operator, tables: &str, timeout: Duration) -
         rate_per_s: 50.0,
         burst: 60.0,
         starting_balance: Money::ZERO,
+        // The test mode: an operator's session may stack a table's shoe.
+        test_shoes: true,
         ..Settings::default()
     };
     start_wallet(dir, db, tables, settings, mode).await
@@ -589,4 +591,59 @@ async fn a_double_is_a_further_debit_of_the_round_before_its_card() {
         return;
     }
     panic!("no round offered a double in 12");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_split_is_a_further_debit_of_the_round_before_its_cards() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 1)).await;
+    let mut c = seated(&op, &server, "p-1", "t", "250.00").await;
+    // A pair of eights against a six, in this game's order of the deal: the player's
+    // 8, the dealer's hole card, the player's 8, the up card, then one card for each
+    // split hand.
+    let staff = common::operator(&server, "olga").await;
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/test/tables/t/shoe", server.url))
+        .header("cookie", &staff)
+        .json(&serde_json::json!({"cards": ["8h", "Td", "8s", "6d", "3c", "2d"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+    let round = round_of(&mut c).await;
+    c.send(&bet(round, "b", "10.00", "0.00")).await;
+    let v = c
+        .until(5, |v| v["type"] == "view" && offers(v, "split"))
+        .await;
+    let round = v["round_id"].as_i64().unwrap();
+    c.send(&format!(
+        r#"{{"type":"act","round":{round},"spot":1,"hand":1,"decision":"split","id":"split"}}"#
+    ))
+    .await;
+    let p = c
+        .until(5, |v| v["type"] == "pending" || v["type"] == "error")
+        .await;
+    assert_eq!(p["type"], "pending", "{p}");
+    assert_eq!(p["amount"], "10.00", "{p}");
+    // The split hands are dealt after the debit is taken; the decision timer stands
+    // each, and the round ends.
+    c.until(15, |v| v["type"] == "view" && v["in_play"] == false)
+        .await;
+    let all = settled(&server).await;
+    let debits: Vec<&WalletCall> = all
+        .iter()
+        .filter(|c| c.round.0 == round && c.kind == WalletCallKind::Debit)
+        .collect();
+    assert_eq!(debits.len(), 2, "{debits:#?}");
+    assert!(
+        debits[1].detail_json.contains(r#""bet":"split""#),
+        "{debits:#?}"
+    );
+    assert!(debits.iter().all(|d| d.state == WalletState::Acknowledged));
+    // 11 and 10 stood against the dealer's 16, who draws: the books and the
+    // operator agree whatever the dealer makes.
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &["p-1"]);
+    server.stop().await;
 }
