@@ -293,6 +293,9 @@ pub struct Extra {
 
 impl Extra {
     fn add_to(&self, step: &mut Step) {
+        if self.before.is_empty() && self.after.is_empty() && self.wallet.is_empty() {
+            return;
+        }
         let own = std::mem::take(&mut step.movements);
         step.movements = self.before.clone();
         step.movements.extend(own);
@@ -329,7 +332,8 @@ pub struct Live {
     pub funding: Extra,
     /// Adds to the step that ends the round (the closing credits), if set.
     pub closing: Option<Closing>,
-    /// Every event of the round so far.
+    /// Every event of the round so far, kept while a [`Closing`] is set (the
+    /// embedded play money keeps only the setup's).
     history: Vec<Event>,
 }
 
@@ -864,7 +868,8 @@ impl Live {
             self.engine = next;
             self.voided = voided;
             self.funding = Extra::default();
-            if let Some(Ok(Stepped::Done(events))) = &out {
+            // Only a round that adds closing credits needs its events again.
+            if let (Some(_), Some(Ok(Stepped::Done(events)))) = (self.closing, &out) {
                 self.history.extend(events.iter().cloned());
             }
         }
