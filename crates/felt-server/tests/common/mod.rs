@@ -278,6 +278,11 @@ impl Client {
         self.tx.send(Message::text(v.to_string())).await.unwrap();
     }
 
+    /// Sends a text message; `false` once the server has closed the connection.
+    pub async fn try_send(&mut self, v: &str) -> bool {
+        self.tx.send(Message::text(v.to_string())).await.is_ok()
+    }
+
     /// The next frame (within `secs`), kept in `frames`.
     pub async fn next(&mut self, secs: u64) -> Option<Value> {
         loop {
