@@ -765,6 +765,8 @@ async function dealt(page) {
 }
 
 async function axe(page, what) {
+  // A card fading in is measured at its passing colours: wait for the deal to end.
+  await dealt(page);
   await page.evaluate(AXE);
   const r = await page.evaluate(async () => {
     const res = await window.axe.run(document, { resultTypes: ['violations'] });
