@@ -1147,8 +1147,7 @@ test('top-up at 0.00: the page says the balance cannot cover the minimum, and th
     await p.page.waitForSelector('#topup', { state: 'hidden' });
     const chips = await p.page.$$eval('.chip', (els) => els.filter((e) => !e.disabled).length);
     assert(chips > 0, 'the chips are back');
-    const notice = await p.page.textContent('#notice');
-    assert(notice.includes('play money added'), `told: ${notice}`);
+    await until(p.page, () => document.querySelector('#notice')?.textContent.includes('play money added'));
     // The books hold it as a deposit: the recall's balance moved by no round.
     const me = await p.page.evaluate(async () => (await fetch('/api/me')).json());
     eq(me.balance, '1000.00', 'the books\' balance');

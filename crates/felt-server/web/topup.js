@@ -53,12 +53,8 @@ export class TopUp {
     this.busy = true;
     const r = await api('POST', '/api/top-up', { table: this.table });
     this.busy = false;
-    const me = await api('GET', '/api/me');
-    if (me.ok) {
-      this.app.me = me.data;
-      this.app.meAt = Date.now();
-      this.app.setBalance(me.data.balance);
-    }
+    // The answer is told first: the table's view may show the new balance before
+    // the account is read again.
     if (r.ok) {
       const text = `${show(r.data.deposited)} play money added: your balance is ${show(r.data.balance)}.`;
       notice(text);
@@ -67,6 +63,12 @@ export class TopUp {
       // The server's refusals of a top-up are written for the player (too soon: when).
       const m = r.data?.message;
       notice(m ? `${m[0].toUpperCase()}${m.slice(1)}.` : httpSentence(r), 'error');
+    }
+    const me = await api('GET', '/api/me');
+    if (me.ok) {
+      this.app.me = me.data;
+      this.app.meAt = Date.now();
+      this.app.setBalance(me.data.balance);
     }
   }
 }
