@@ -349,7 +349,18 @@ pub(crate) async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Respo
         let hash = auth::token_hash(token);
         // Every table socket of the session closes with it.
         s.sockets().close_session(&hash, "you logged out");
-        if let Err(e) = s.books().run(move |st| st.close_web_session(&hash)).await {
+        let (life, now) = (crate::app::life(&s), s.now_ms());
+        let closed = s
+            .books()
+            .run(move |st| -> felt_store::Result<()> {
+                // The session's logged-in time is counted before it closes.
+                if let Some(w) = st.web_session(&hash)? {
+                    crate::logged_in::record(st, &w.name, life, now)?;
+                }
+                st.close_web_session(&hash)
+            })
+            .await;
+        if let Err(e) = closed {
             return store_error(e).into_response();
         }
     }

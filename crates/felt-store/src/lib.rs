@@ -336,6 +336,13 @@ pub trait Store {
     /// Closes a web session (log out, or timed out).
     fn close_web_session(&mut self, token_sha256: &str) -> Result<()>;
 
+    /// Every web session of login `name` still in the books (timed out or not).
+    fn web_sessions_of(&self, name: &str) -> Result<Vec<WebSession>>;
+
+    /// Closes every web session of login `name` but the one of token hash `keep`;
+    /// returns how many were closed.
+    fn close_web_sessions_of(&mut self, name: &str, keep: Option<&str>) -> Result<u64>;
+
     /// Audits the books: the ledger sums to zero, every balance equals its ledger rows,
     /// every meter equals seeds + contributions - awards, no round has anything written
     /// after it ended, every seed matches its hash.

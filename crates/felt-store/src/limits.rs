@@ -139,8 +139,11 @@ pub struct UsageTotals {
     pub returned: i64,
     /// Cents deposited (play-money top-ups).
     pub deposited: i64,
-    /// Milliseconds seated.
+    /// Milliseconds logged in.
     pub play_ms: i64,
+    /// The latest time logged-in time was counted up to (the newest `play-ms` row's
+    /// time), if any row is in the span.
+    pub play_counted_to_ms: Option<i64>,
 }
 
 /// Why a player may not play.
@@ -204,7 +207,15 @@ impl Exclusion {
 }
 
 /// Adds the sum of one usage kind (as the books write it) to `t`.
-pub(crate) fn add_total(t: &mut UsageTotals, kind: &str, sum: i64) -> Result<(), String> {
+pub(crate) fn add_total(
+    t: &mut UsageTotals,
+    kind: &str,
+    sum: i64,
+    latest_ms: i64,
+) -> Result<(), String> {
+    if kind == "play-ms" {
+        t.play_counted_to_ms = t.play_counted_to_ms.max(Some(latest_ms));
+    }
     let slot = match kind {
         "stake" => &mut t.staked,
         "return" => &mut t.returned,

@@ -1033,6 +1033,16 @@ impl Store for PgStore {
         self.write(|c| logins::close_session(c, token_sha256))
     }
 
+    fn web_sessions_of(&self, name: &str) -> Result<Vec<WebSession>> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.read(|c| logins::sessions_of(c, &name))
+    }
+
+    fn close_web_sessions_of(&mut self, name: &str, keep: Option<&str>) -> Result<u64> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.write(|c| logins::close_sessions_of(c, &name, keep))
+    }
+
     fn check_books(&self) -> Result<BooksReport> {
         self.read(audit::check)
     }

@@ -105,14 +105,15 @@ pub(crate) fn add_usage(
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &mut Conn, player: &str, since_ms: i64) -> R<UsageTotals> {
     let rows = c.query(
-        "SELECT kind, SUM(amount)::bigint FROM limit_usage WHERE player = $1 AND at_ms >= $2 \
+        "SELECT kind, SUM(amount)::bigint, MAX(at_ms) FROM limit_usage \
+         WHERE player = $1 AND at_ms >= $2 \
          GROUP BY kind",
         &[&player, &since_ms],
     )?;
     let mut t = UsageTotals::default();
     for r in &rows {
         let kind: String = get(r, 0)?;
-        crate::limits::add_total(&mut t, &kind, get(r, 1)?).map_err(damaged)?;
+        crate::limits::add_total(&mut t, &kind, get(r, 1)?, get(r, 2)?).map_err(damaged)?;
     }
     Ok(t)
 }

@@ -1284,6 +1284,16 @@ impl Store for SqliteStore {
         self.write(|tx| logins::close_session(tx, token_sha256))
     }
 
+    fn web_sessions_of(&self, name: &str) -> Result<Vec<WebSession>> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.read(|c| logins::sessions_of(c, &name))
+    }
+
+    fn close_web_sessions_of(&mut self, name: &str, keep: Option<&str>) -> Result<u64> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.write(|tx| logins::close_sessions_of(tx, &name, keep))
+    }
+
     fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
         self.read(|c| wallet::list(c, query))
     }

@@ -109,16 +109,20 @@ pub(crate) fn add_usage(
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &Connection, player: &str, since_ms: i64) -> R<UsageTotals> {
     let mut st = c.prepare_cached(
-        "SELECT kind, SUM(amount) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
+        "SELECT kind, SUM(amount), MAX(at_ms) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
          GROUP BY kind",
     )?;
     let rows = st.query_map(params![player, since_ms], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
     })?;
     let mut t = UsageTotals::default();
     for row in rows {
-        let (kind, sum) = row?;
-        crate::limits::add_total(&mut t, &kind, sum).map_err(damaged)?;
+        let (kind, sum, latest) = row?;
+        crate::limits::add_total(&mut t, &kind, sum, latest).map_err(damaged)?;
     }
     Ok(t)
 }

@@ -182,6 +182,7 @@ conformance! {
     logins::failures_lock_the_login_and_a_success_forgets_them_and_returns_the_previous_login,
     logins::an_operator_lifts_a_lock_and_its_failures_are_forgotten,
     logins::a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_set_login,
+    logins::every_session_of_a_login_is_listed_and_closed_but_the_one_kept,
     names::names_that_look_the_same_are_one_wallet,
     names::invisible_and_control_characters_are_refused_naming_them,
     names::ids_must_be_given_in_their_canonical_form,

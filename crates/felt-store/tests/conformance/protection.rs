@@ -123,7 +123,8 @@ pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
             staked: 11_00,
             returned: 4_00,
             deposited: 500_00,
-            play_ms: 60_000
+            play_ms: 60_000,
+            play_counted_to_ms: Some(2_000),
         }
     );
     assert_eq!(s.usage_since("alice", 2_500).unwrap().staked, 1_00);
