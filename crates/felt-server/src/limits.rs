@@ -8,8 +8,9 @@
 //!   period running): each period has a clear reset time to tell the player, and no
 //!   change of the limit can restart the count.
 //! - A new limit or a decrease takes effect at once. An increase or a removal is
-//!   pending for [`COOLING_OFF_MS`] and then takes effect only when the player confirms
-//!   it (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
+//!   pending for [`COOLING_OFF_MS`], and until the limit's current period ends
+//!   ([`raise_waits_until`]), and then takes effect only when the player confirms it
+//!   (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
 //! - Every limit that applies is checked: the lowest (the one with the least room)
 //!   wins and is named in the refusal.
 
@@ -118,6 +119,15 @@ pub enum Ask {
     Remove,
 }
 
+/// When a raise or removal of `current` asked at `now_ms` may be confirmed: after the
+/// cooling-off (UKGC RTS 12D, GLI-19 A.3.7) and not before the limit's current period
+/// ends (58 Pa. Code 814a.2: "after the time period of the previous limit has
+/// expired"; New Jersey likewise), whichever is later.
+pub fn raise_waits_until(current: &Slot, now_ms: i64) -> i64 {
+    let (_, period_ends) = current.window(now_ms);
+    (now_ms + COOLING_OFF_MS).max(period_ends)
+}
+
 /// The change to write for `ask` at `now_ms`, or `None` when nothing changes (the
 /// same limit, no pending change to drop).
 pub fn plan(player: &str, current: &Slot, ask: Ask, now_ms: i64) -> Option<LimitChange> {
@@ -142,7 +152,7 @@ pub fn plan(player: &str, current: &Slot, ask: Ask, now_ms: i64) -> Option<Limit
     let effective_ms = if stricter || confirms {
         now_ms
     } else {
-        now_ms + COOLING_OFF_MS
+        raise_waits_until(current, now_ms)
     };
     Some(LimitChange {
         seq: 0,
@@ -444,6 +454,27 @@ mod tests {
         rows.push(change(Some(80), 6, 6));
         let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
         assert_eq!((s.amount, s.pending), (Some(80), None));
+    }
+
+    #[test]
+    fn a_raise_of_a_weekly_or_monthly_limit_waits_for_its_period_to_end() {
+        let day = LimitPeriod::Day.ms();
+        for period in [LimitPeriod::Week, LimitPeriod::Month] {
+            let rows = vec![LimitChange {
+                period,
+                ..change(Some(100), 0, 0)
+            }];
+            let s = slot(&rows, LimitKind::Loss, period);
+            // Asked on the second day: due when the period ends, not a day later.
+            let up = plan("p", &s, Ask::Set(200), day + 5).unwrap();
+            assert_eq!(up.effective_ms, period.ms(), "{period:?}");
+            let remove = plan("p", &s, Ask::Remove, day + 5).unwrap();
+            assert_eq!(remove.effective_ms, period.ms(), "{period:?}");
+            // Asked within the period's last day: the 24 hours are longer.
+            let late = period.ms() - 10;
+            let up = plan("p", &s, Ask::Set(200), late).unwrap();
+            assert_eq!(up.effective_ms, late + COOLING_OFF_MS, "{period:?}");
+        }
     }
 
     #[test]

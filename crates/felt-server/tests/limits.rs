@@ -345,6 +345,18 @@ async fn an_increase_waits_24_hours_then_takes_effect_once_confirmed_and_a_decre
     );
     assert_eq!(limit(&page, "loss", "day")["pending"]["remove"], true);
     assert_eq!(page["history"].as_array().unwrap().len(), 5, "{page}");
+    // A weekly limit's raise waits for its week to end (PA 814a.2), not 24 hours.
+    let week = |amount: &str| json!([{"kind": "wager", "period": "week", "amount": amount}]);
+    put_limits(&url, &cookie, week("70.00")).await;
+    let (_, page) = put_limits(&url, &cookie, week("140.00")).await;
+    let l = limit(&page, "wager", "week");
+    assert_eq!(l["pending"]["effective_at"], l["resets_at"], "{page}");
+    let op = relogin(&url, "olga").await;
+    advance(&url, &op, 86_400 + 5).await;
+    let cookie = relogin(&url, "pat").await;
+    let page = get_json(&format!("{url}/api/limits"), &cookie).await;
+    let l = limit(&page, "wager", "week");
+    assert_eq!(l["pending"]["confirmable"], false, "{page}");
     let (status, e) = put_limits(
         &url,
         &cookie,
