@@ -1282,9 +1282,18 @@ impl Actor {
             self.refuse(conn, Code::NotSeated, m, Some(id));
             return Ok(());
         };
-        if self.reality.due(player, self.clock.now_ms()) {
+        let now = self.clock.now_ms();
+        let due = self.books.read(|s| self.reality.due(s, player, now));
+        if due.as_ref().is_ok_and(|d| *d) {
             let m = "a reality check waits for your answer: continue or log out, then bet";
             self.refuse(conn, Code::RealityCheck, m, Some(id));
+            return Ok(());
+        }
+        if let Err(e) = due {
+            // A check that cannot be read is not passed.
+            tracing::error!(%player, error = %e, "the reality check could not be read");
+            let m = "your reality check cannot be read now: nothing was staked; try again";
+            self.refuse(conn, Code::Refused, m, Some(id));
             return Ok(());
         }
         if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {

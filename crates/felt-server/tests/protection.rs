@@ -547,3 +547,29 @@ async fn a_password_change_ends_the_players_other_sessions_and_keeps_this_one() 
     assert_eq!(api.login("pat", "a-new-secret").await.0, 200);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reality_check_schedule_is_in_the_books_and_survives_a_restart() {
+    let settings = || Settings {
+        test_shoes: true,
+        ..Settings::default()
+    };
+    let server = start(settings()).await;
+    let api = Http::new(&server.url);
+    let cookie = register(&server.url, "pat").await;
+    let (status, before) = api.interval(&cookie, 15).await;
+    assert_eq!(status, 200, "{before}");
+    let (dir, db) = server.stop().await;
+    // The same books, a new server (its memory empty): the same schedule.
+    let server = common::start_with(dir, db, TABLES, settings()).await;
+    let api = Http::new(&server.url);
+    let (status, after) = api.send("GET", "/api/session", &cookie, None).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["reality_check"]["interval_mins"], 15, "{after}");
+    assert_eq!(
+        after["reality_check"]["due_at_ms"], before["reality_check"]["due_at_ms"],
+        "{before} {after}"
+    );
+    assert_eq!(after["login_ms"], before["login_ms"]);
+    server.stop().await;
+}

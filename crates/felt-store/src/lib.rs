@@ -134,7 +134,8 @@ pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use lease::{SeatedPlayer, TableLease, TableStatus};
 pub use limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
+    UsageTotals,
 };
 pub use location::{
     open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,
@@ -389,6 +390,12 @@ pub trait Store {
 
     /// Every break and exclusion of `player`, oldest first.
     fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>>;
+
+    /// `player`'s reality-check schedule, if any.
+    fn reality_schedule(&self, player: &str) -> Result<Option<RealitySchedule>>;
+
+    /// Keeps `schedule` as its player's (replacing the one kept).
+    fn put_reality_schedule(&mut self, schedule: &RealitySchedule) -> Result<()>;
 
     /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
     /// or nothing as usual (a failed call leaves no trace), but become durable together

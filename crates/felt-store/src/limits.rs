@@ -274,3 +274,34 @@ pub(crate) fn checked_exclusion(e: &Exclusion) -> crate::Result<Exclusion> {
         ..e.clone()
     })
 }
+
+/// A player's reality-check schedule as the books keep it (one a player, shared by
+/// every server): the next check falls due `interval_mins` after `anchor_ms`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RealitySchedule {
+    /// The player.
+    pub player: String,
+    /// When their log-in session began (Unix ms, the server's clock).
+    pub login_ms: i64,
+    /// The first round of that session: the figures count rounds from it on.
+    pub first_round: crate::RoundId,
+    /// The interval the player chose (minutes, at least 1).
+    pub interval_mins: u32,
+    /// The log-in, or the last answer to a check.
+    pub anchor_ms: i64,
+}
+
+/// A schedule with its player's canonical name, checked: an interval of at least a
+/// minute.
+pub(crate) fn checked_schedule(s: &RealitySchedule) -> crate::Result<RealitySchedule> {
+    let player = crate::name::normalize_cow("player", &s.player)?.into_owned();
+    if s.interval_mins == 0 {
+        return Err(crate::StoreError::InvalidInput(
+            "a reality check's interval is at least a minute".to_string(),
+        ));
+    }
+    Ok(RealitySchedule {
+        player,
+        ..s.clone()
+    })
+}

@@ -3,9 +3,11 @@
 use super::{damaged, R};
 use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
 use crate::limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
+    UsageTotals,
 };
-use rusqlite::{params, Connection, Row};
+use crate::RoundId;
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 /// Appends an entry; returns its number.
 pub(crate) fn append_audit(c: &Connection, e: &NewAuditEntry<'_>) -> R<i64> {
@@ -162,4 +164,52 @@ pub(crate) fn exclusions(c: &Connection, player: &str) -> R<Vec<Exclusion>> {
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A player's reality-check schedule.
+pub(crate) fn reality_schedule(c: &Connection, player: &str) -> R<Option<RealitySchedule>> {
+    let found = c
+        .prepare_cached(
+            "SELECT login_ms, first_round, interval_mins, anchor_ms FROM reality_checks \
+             WHERE player = ?1",
+        )?
+        .query_row([player], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })
+        .optional()?;
+    found
+        .map(|(login_ms, first_round, interval, anchor_ms)| {
+            Ok(RealitySchedule {
+                player: player.to_string(),
+                login_ms,
+                first_round: RoundId(first_round),
+                interval_mins: u32::try_from(interval)
+                    .map_err(|_| damaged(format!("a reality check every {interval} minutes")))?,
+                anchor_ms,
+            })
+        })
+        .transpose()
+}
+
+/// Keeps a player's reality-check schedule, replacing theirs.
+pub(crate) fn put_reality_schedule(c: &Connection, s: &RealitySchedule) -> R<()> {
+    c.prepare_cached(
+        "INSERT INTO reality_checks (player, login_ms, first_round, interval_mins, anchor_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (player) DO UPDATE SET \
+         login_ms = excluded.login_ms, first_round = excluded.first_round, \
+         interval_mins = excluded.interval_mins, anchor_ms = excluded.anchor_ms",
+    )?
+    .execute(params![
+        s.player,
+        s.login_ms,
+        s.first_round.0,
+        s.interval_mins,
+        s.anchor_ms
+    ])?;
+    Ok(())
 }

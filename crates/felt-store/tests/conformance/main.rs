@@ -191,6 +191,7 @@ conformance! {
     protection::limit_changes_are_kept_in_order_and_bad_ones_refused,
     protection::usage_is_summed_from_a_time_on,
     protection::exclusions_are_kept_with_who_set_them_and_never_end_before_they_start,
+    protection::a_reality_check_schedule_is_kept_one_a_player_and_replaced,
     recall::shoes_commitments_rules_and_player_rounds,
     recall::outputs_are_the_same_texts_on_both_engines,
     seats::a_player_sits_at_one_table_and_a_seat_holds_one_player,
