@@ -8,7 +8,7 @@ import { show } from './money.js';
 import { Lobby } from './lobby.js';
 import { Table } from './table.js';
 import { recallPanel, initPanel } from './panels.js';
-import { startSession, stopSession, refresh, helpLine, showUnfinished } from './reality.js';
+import { startSession, stopSession, refresh, helpLine, showUnfinished, showBlocked } from './reality.js';
 import { limitsPanel } from './limits.js';
 
 const app = { me: null, page: null };
@@ -109,6 +109,8 @@ function loginPage(main) {
     // An unfinished round holding the player's stake: said, and its table opened.
     const open = (r.data.unfinished || []).find((u) => u.table);
     if (open) showUnfinished(open);
+    // A break or exclusion that holds: said with its end, above everything else.
+    if (r.data.blocked) showBlocked(`${r.data.blocked[0].toUpperCase()}${r.data.blocked.slice(1)}.`);
     location.hash = open ? `#/table/${open.table}` : after && after.startsWith('#/table/') ? after : '#/lobby';
   };
   const form = h(
