@@ -7,7 +7,7 @@ import { h, fill, notice } from './dom.js';
 import { show } from './money.js';
 import { Lobby } from './lobby.js';
 import { Table } from './table.js';
-import { recallPanel, initPanel } from './panels.js';
+import { recallPanel, initPanel, closePanel } from './panels.js';
 import { startSession, stopSession, refresh, helpLine, showUnfinished, showBlocked } from './reality.js';
 import { limitsPanel } from './limits.js';
 
@@ -50,6 +50,7 @@ function drawNav() {
 /** The session ended (log-out elsewhere, expiry): back to the log-in page, saying so. */
 app.sessionEnded = function sessionEnded(text) {
   stopSession();
+  closePanel();
   sessionStorage.setItem('felt.ended', text);
   app.me = null;
   drawNav();
@@ -87,8 +88,9 @@ function loginPage(main) {
   const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
   const limit = h('input', { id: 'reg-limit', name: 'reg-limit', inputmode: 'decimal', placeholder: 'e.g. 100.00' });
   const err = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
+  // Why the last session ended, until the next log-in (the page may be drawn twice
+  // as it ends: a socket's word and an answer's).
   const ended = sessionStorage.getItem('felt.ended');
-  sessionStorage.removeItem('felt.ended');
   const note = ended ? h('p', { class: 'login-note', id: 'login-note', role: 'status' }, ended) : null;
   const submit = async (kind) => {
     err.textContent = '';
@@ -100,6 +102,7 @@ function loginPage(main) {
       err.textContent = httpSentence(r);
       return;
     }
+    sessionStorage.removeItem('felt.ended');
     sessionStorage.setItem('felt.previous', r.data.previous_login || '');
     sessionStorage.setItem('felt.welcomed', kind);
     await loadMe();
