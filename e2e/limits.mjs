@@ -72,6 +72,9 @@ export function limitsTests(test) {
       await p.page.waitForSelector('#blocked-banner:not([hidden])');
       const blocked = await p.page.textContent('#blocked-banner');
       assert(/^You are taking a break until \d{4}-\d\d-\d\dT[\d:]+Z: no bets until then\.$/.test(blocked), `the banner: ${blocked}`);
+      // The session bar names each figure, on the phone too.
+      const labels = await p.page.$$eval('#session-bar .sb-label', (els) => els.map((e) => [e.textContent.trim(), e.getBoundingClientRect().width > 8]));
+      assert(labels.length === 4 && labels.every(([, seen]) => seen), `the session bar's labels are seen: ${JSON.stringify(labels)}`);
       await shot(p.page, `limits-blocked-${label}`);
       eq(p.errors, [], 'no script error');
       await p.context.close();
