@@ -55,14 +55,27 @@ export function limitsTests(test) {
       const history = await p.page.$$eval('#limits-history li', (els) => els.length);
       eq(history, 2, 'both changes in the history');
       await shot(p.page, `limits-${label}`);
-      // A break asks first, then holds.
+      // A break asks first, then holds: the session ends at once, and the log-in
+      // page says why.
       await p.page.selectOption('#block-choice', 'break:24');
       await p.page.click('#block-start');
       await p.page.waitForSelector('#block-confirm');
       await p.page.click('#block-confirm');
-      await p.page.waitForSelector('#limits-blocked');
-      const blocked = await p.page.textContent('#limits-blocked');
-      assert(blocked.startsWith('You are taking a break until '), `the break: ${blocked}`);
+      await p.page.waitForSelector('#login-note:has-text("taking a break")');
+      const ended = await p.page.textContent('#login-note');
+      assert(ended.startsWith('You are taking a break until '), `the break: ${ended}`);
+      // Logged in again: the balance and history are there, and the page says from
+      // the start why no bet is taken, with the end time.
+      await p.page.fill('#name', p.name);
+      await p.page.fill('#password', `${p.name}-secret`);
+      await p.page.click('#login');
+      await p.page.waitForSelector('#blocked-banner:not([hidden])');
+      const blocked = await p.page.textContent('#blocked-banner');
+      assert(/^You are taking a break until \d{4}-\d\d-\d\dT[\d:]+Z: no bets until then\.$/.test(blocked), `the banner: ${blocked}`);
+      // The session bar names each figure, on the phone too.
+      const labels = await p.page.$$eval('#session-bar .sb-label', (els) => els.map((e) => [e.textContent.trim(), e.getBoundingClientRect().width > 8]));
+      assert(labels.length === 4 && labels.every(([, seen]) => seen), `the session bar's labels are seen: ${JSON.stringify(labels)}`);
+      await shot(p.page, `limits-blocked-${label}`);
       eq(p.errors, [], 'no script error');
       await p.context.close();
     });

@@ -140,9 +140,10 @@ pub(crate) async fn register(
     let start = s.settings().starting_balance;
     let n = name.clone();
     let now = s.now_ms();
+    let reality = s.reality().clone();
     let made = s
         .books()
-        .run(move |st| -> felt_store::Result<felt_store::RoundId> {
+        .run(move |st| -> felt_store::Result<()> {
             st.create_login(&NewLogin {
                 name: &n,
                 password_hash: &hash,
@@ -155,12 +156,13 @@ pub(crate) async fn register(
             }
             st.login_succeeded(&n, now)?;
             st.open_web_session(&token_hash, &n, now)?;
-            st.next_round_id()
+            let first_round = st.next_round_id()?;
+            reality.logged_in(st, &n, now, first_round)?;
+            Ok(())
         })
         .await;
     match made {
-        Ok(first_round) => {
-            s.reality().logged_in(&name, now, first_round);
+        Ok(()) => {
             tracing::info!(player = %name, %ip, "registered");
             Ok(session_response(
                 &s,
@@ -284,21 +286,23 @@ pub(crate) async fn login(
     let (token, token_hash) = auth::new_token();
     let n = name.clone();
     let now = s.now_ms();
-    let (previous, first_round, blocked) = s
+    let reality = s.reality().clone();
+    let (previous, blocked) = s
         .books()
         .run(
-            move |st| -> felt_store::Result<(Option<i64>, felt_store::RoundId, Option<String>)> {
+            move |st| -> felt_store::Result<(Option<i64>, Option<String>)> {
                 let prev = st.login_succeeded(&n, now)?;
                 st.open_web_session(&token_hash, &n, now)?;
                 let blocked = crate::limits::exclusion(st, &n, now)?;
                 let blocked = blocked.map(|e| crate::limits::exclusion_sentence(&e));
-                Ok((prev, st.next_round_id()?, blocked))
+                let first_round = st.next_round_id()?;
+                reality.logged_in(st, &n, now, first_round)?;
+                Ok((prev, blocked))
             },
         )
         .await
         .map_err(|e| store_error(e).into_response())?;
     drop((turn, admitted));
-    s.reality().logged_in(&name, now, first_round);
     let unfinished = unfinished_of(&s, &name).await;
     tracing::info!(player = %name, %ip, "logged in");
     Ok(session_response(
@@ -349,7 +353,18 @@ pub(crate) async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Respo
         let hash = auth::token_hash(token);
         // Every table socket of the session closes with it.
         s.sockets().close_session(&hash, "you logged out");
-        if let Err(e) = s.books().run(move |st| st.close_web_session(&hash)).await {
+        let (life, now) = (crate::app::life(&s), s.now_ms());
+        let closed = s
+            .books()
+            .run(move |st| -> felt_store::Result<()> {
+                // The session's logged-in time is counted before it closes.
+                if let Some(w) = st.web_session(&hash)? {
+                    crate::logged_in::record(st, &w.name, life, now)?;
+                }
+                st.close_web_session(&hash)
+            })
+            .await;
+        if let Err(e) = closed {
             return store_error(e).into_response();
         }
     }

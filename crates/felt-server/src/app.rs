@@ -5,6 +5,7 @@ use crate::auth;
 use crate::books::{Books, OpenReader};
 use crate::config::TableConfig;
 use crate::hosting::{Hosting, Hosts};
+use crate::logged_in::Life;
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
 use crate::table::{self, TableHandle, ToTable};
@@ -281,6 +282,7 @@ impl Server {
                 metrics: self.metrics.clone(),
                 clock: self.clock.clone(),
                 reality: self.reality.clone(),
+                life: life(self),
                 wallet: self.wallet.clone(),
             };
             match table::spawn(slot.cfg.clone(), services) {
@@ -554,6 +556,11 @@ pub fn router(state: Shared) -> Router {
             post(crate::limits_api::operator_exclude),
         )
         .route(
+            "/api/operator/players/{name}/logout",
+            post(crate::session_end::operator_logout),
+        )
+        .route("/api/password", post(crate::session_end::change_password))
+        .route(
             "/api/limits",
             get(crate::limits_api::get).put(crate::limits_api::put),
         )
@@ -707,16 +714,8 @@ pub(crate) async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError
         .ok_or_else(none)
 }
 
-/// How long a session lives: unused, and at all.
-#[derive(Debug, Clone, Copy)]
-struct Life {
-    /// An unused session ends after this (ms).
-    idle_ms: i64,
-    /// Any session ends this long after its log-in (ms).
-    max_ms: i64,
-}
-
-fn life(s: &Shared) -> Life {
+/// How long a session lives on this server: unused, and at all.
+pub(crate) fn life(s: &Server) -> Life {
     Life {
         idle_ms: s.settings.idle_ms,
         max_ms: s.settings.protection.session_max_ms,
@@ -739,6 +738,7 @@ fn standing_session(
     };
     let idle_ms = life.idle_ms;
     if now - w.last_seen_ms > idle_ms || now - w.created_ms > life.max_ms {
+        crate::logged_in::record(st, &w.name, life, now)?;
         st.close_web_session(hash)?;
         return Ok(None);
     }

@@ -23,6 +23,8 @@ pub enum AuditAction {
     ExcludePlayer,
     /// Lifted a player's lock-out ([`crate::lockout`]).
     UnlockPlayer,
+    /// Ended a player's sessions ([`crate::session_end`]).
+    EndSessions,
 }
 
 impl AuditAction {
@@ -32,6 +34,7 @@ impl AuditAction {
             AuditAction::CloseTable => "close-table",
             AuditAction::ExcludePlayer => "exclude-player",
             AuditAction::UnlockPlayer => "unlock-player",
+            AuditAction::EndSessions => "end-sessions",
         }
     }
 }

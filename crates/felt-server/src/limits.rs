@@ -3,16 +3,18 @@
 //! `felt_store::Exclusion`, usage rows), at the server's clock ([`crate::clock`]).
 //!
 //! - A limit caps deposits (play-money top-ups), losses (staked minus returned),
-//!   wagers (staked) or time seated, per day (24 hours), week (7 days) or month (30
+//!   wagers (staked) or time logged in ([`crate::logged_in`]), per day (24 hours), week (7 days) or month (30
 //!   days). Periods are fixed from when the limit was first set (a decrease keeps the
 //!   period running): each period has a clear reset time to tell the player, and no
 //!   change of the limit can restart the count.
 //! - A new limit or a decrease takes effect at once. An increase or a removal is
-//!   pending for [`COOLING_OFF_MS`] and then takes effect only when the player confirms
-//!   it (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
+//!   pending for [`COOLING_OFF_MS`], and until the limit's current period ends
+//!   ([`raise_waits_until`]), and then takes effect only when the player confirms it
+//!   (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
 //! - Every limit that applies is checked: the lowest (the one with the least room)
 //!   wins and is named in the refusal.
 
+use crate::logged_in::Life;
 use crate::protocol::Code;
 use felt_core::Money;
 use felt_store::{
@@ -117,6 +119,15 @@ pub enum Ask {
     Remove,
 }
 
+/// When a raise or removal of `current` asked at `now_ms` may be confirmed: after the
+/// cooling-off (UKGC RTS 12D, GLI-19 A.3.7) and not before the limit's current period
+/// ends (58 Pa. Code 814a.2: "after the time period of the previous limit has
+/// expired"; New Jersey likewise), whichever is later.
+pub fn raise_waits_until(current: &Slot, now_ms: i64) -> i64 {
+    let (_, period_ends) = current.window(now_ms);
+    (now_ms + COOLING_OFF_MS).max(period_ends)
+}
+
 /// The change to write for `ask` at `now_ms`, or `None` when nothing changes (the
 /// same limit, no pending change to drop).
 pub fn plan(player: &str, current: &Slot, ask: Ask, now_ms: i64) -> Option<LimitChange> {
@@ -141,7 +152,7 @@ pub fn plan(player: &str, current: &Slot, ask: Ask, now_ms: i64) -> Option<Limit
     let effective_ms = if stricter || confirms {
         now_ms
     } else {
-        now_ms + COOLING_OFF_MS
+        raise_waits_until(current, now_ms)
     };
     Some(LimitChange {
         seq: 0,
@@ -199,25 +210,41 @@ impl Reached {
     }
 }
 
-/// What a limit kind counts of `used`.
-fn counted(kind: LimitKind, used: &UsageTotals) -> i64 {
-    match kind {
+/// What `player` used of a limit of `kind` in the period from `start_ms` at `now_ms`,
+/// counted with `in_play` (the stakes of the round in play, not in the usage rows
+/// yet): cents, or seconds logged in ([`crate::logged_in`]).
+pub fn used(
+    store: &dyn Store,
+    player: &str,
+    kind: LimitKind,
+    start_ms: i64,
+    in_play: UsageTotals,
+    life: Life,
+    now_ms: i64,
+) -> felt_store::Result<i64> {
+    if kind == LimitKind::Session {
+        return Ok(crate::logged_in::since(store, player, start_ms, life, now_ms)? / 1_000);
+    }
+    let mut used = store.usage_since(player, start_ms)?;
+    used.staked = used.staked.saturating_add(in_play.staked);
+    used.returned = used.returned.saturating_add(in_play.returned);
+    Ok(match kind {
         LimitKind::Deposit => used.deposited,
         LimitKind::Loss => used.staked.saturating_sub(used.returned).max(0),
-        LimitKind::Wager => used.staked,
-        LimitKind::Session => used.play_ms / 1_000,
-    }
+        LimitKind::Wager | LimitKind::Session => used.staked,
+    })
 }
 
 /// Whether `extra` more of `kinds` (counted with `in_play`, what is not yet in the
 /// usage rows: the stakes of the round in play) passes a limit of `player`'s at
-/// `now_ms`; the tightest limit passed, if any.
+/// `now_ms`, sessions living `life`; the tightest limit passed, if any.
 pub fn check(
     store: &dyn Store,
     player: &str,
     kinds: &[LimitKind],
     in_play: UsageTotals,
     extra: i64,
+    life: Life,
     now_ms: i64,
 ) -> felt_store::Result<Option<Reached>> {
     let changes = store.limit_changes(player)?;
@@ -227,10 +254,8 @@ pub fn check(
             continue;
         };
         let (start, resets_ms) = s.window(now_ms);
-        let mut used = store.usage_since(player, start)?;
-        used.staked = used.staked.saturating_add(in_play.staked);
-        used.returned = used.returned.saturating_add(in_play.returned);
-        let left = amount.saturating_sub(counted(s.kind, &used));
+        let used = used(store, player, s.kind, start, in_play, life, now_ms)?;
+        let left = amount.saturating_sub(used);
         if extra > left && tightest.is_none_or(|t| left < t.left) {
             tightest = Some(Reached {
                 kind: s.kind,
@@ -303,6 +328,7 @@ pub fn may_stake(
     player: &str,
     round: RoundId,
     extra: Option<Money>,
+    life: Life,
     now_ms: i64,
 ) -> Result<(), Refusal> {
     let failed = |e: felt_store::StoreError| {
@@ -330,7 +356,8 @@ pub fn may_stake(
             .unwrap_or(Money::ZERO)
     });
     let kinds = [LimitKind::Loss, LimitKind::Wager];
-    match check(store, player, &kinds, in_play, extra.as_cents(), now_ms).map_err(failed)? {
+    let extra = extra.as_cents();
+    match check(store, player, &kinds, in_play, extra, life, now_ms).map_err(failed)? {
         Some(r) => Err((Code::LimitReached, r.sentence())),
         None => Ok(()),
     }
@@ -355,24 +382,17 @@ pub fn count_round(store: &mut dyn Store, round: RoundId, now_ms: i64) -> felt_s
     Ok(())
 }
 
-/// Counts `played_ms` seated at a table against `player`'s session-time limits (a
-/// failure of the books is logged: the time is then not counted).
-pub fn count_play(books: &crate::books::Books, player: &str, played_ms: i64, now_ms: i64) {
-    if played_ms <= 0 {
-        return;
-    }
-    let usage = [(UsageKind::PlayMs, played_ms)];
-    if let Err(e) = books.with(|s| s.record_usage(player, now_ms, &usage)) {
-        tracing::error!(%player, error = %e, "seated time was not counted against the limits");
-    }
-}
-
-/// The sentence of the session-time limit `player` has reached at `now_ms`, if any
-/// (the books failing: none, logged).
-pub fn time_is_up(books: &crate::books::Books, player: &str, now_ms: i64) -> Option<String> {
+/// The sentence of the session-time limit `player` has reached at `now_ms` (their
+/// logged-in time, sessions living `life`), if any (the books failing: none, logged).
+pub fn time_is_up(
+    books: &crate::books::Books,
+    player: &str,
+    life: Life,
+    now_ms: i64,
+) -> Option<String> {
     let none = UsageTotals::default();
     let session = [LimitKind::Session];
-    match books.read(|s| check(s, player, &session, none, 1, now_ms)) {
+    match books.read(|s| check(s, player, &session, none, 1, life, now_ms)) {
         Ok(r) => r.map(|r| r.sentence()),
         Err(e) => {
             tracing::error!(%player, error = %e, "the session-time limits could not be read");
@@ -434,6 +454,27 @@ mod tests {
         rows.push(change(Some(80), 6, 6));
         let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
         assert_eq!((s.amount, s.pending), (Some(80), None));
+    }
+
+    #[test]
+    fn a_raise_of_a_weekly_or_monthly_limit_waits_for_its_period_to_end() {
+        let day = LimitPeriod::Day.ms();
+        for period in [LimitPeriod::Week, LimitPeriod::Month] {
+            let rows = vec![LimitChange {
+                period,
+                ..change(Some(100), 0, 0)
+            }];
+            let s = slot(&rows, LimitKind::Loss, period);
+            // Asked on the second day: due when the period ends, not a day later.
+            let up = plan("p", &s, Ask::Set(200), day + 5).unwrap();
+            assert_eq!(up.effective_ms, period.ms(), "{period:?}");
+            let remove = plan("p", &s, Ask::Remove, day + 5).unwrap();
+            assert_eq!(remove.effective_ms, period.ms(), "{period:?}");
+            // Asked within the period's last day: the 24 hours are longer.
+            let late = period.ms() - 10;
+            let up = plan("p", &s, Ask::Set(200), late).unwrap();
+            assert_eq!(up.effective_ms, late + COOLING_OFF_MS, "{period:?}");
+        }
     }
 
     #[test]

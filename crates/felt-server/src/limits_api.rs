@@ -6,6 +6,7 @@
 use crate::app::{operator, store_error, who, ApiError, Shared};
 use crate::audit::AuditAction;
 use crate::limits::{self, Ask, Pending, Slot, BREAK_MS, SELF_EXCLUSION_MS};
+use crate::logged_in::Life;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -148,17 +149,19 @@ impl LimitAsk {
 }
 
 /// Shows `s` with what `player` used of it at `now_ms`.
-fn line(store: &dyn Store, player: &str, s: &Slot, now_ms: i64) -> felt_store::Result<LimitLine> {
+fn line(
+    store: &dyn Store,
+    player: &str,
+    s: &Slot,
+    (life, now_ms): (Life, i64),
+) -> felt_store::Result<LimitLine> {
     let time = s.kind == LimitKind::Session;
     let (start, resets) = s.window(now_ms);
-    let used = store.usage_since(player, start)?;
+    let none = felt_store::UsageTotals::default();
+    let used = limits::used(store, player, s.kind, start, none, life, now_ms)?;
     let used = match s.kind {
-        LimitKind::Deposit => Money::cents(used.deposited).to_string(),
-        LimitKind::Loss => {
-            Money::cents(used.staked.saturating_sub(used.returned).max(0)).to_string()
-        }
-        LimitKind::Wager => Money::cents(used.staked).to_string(),
-        LimitKind::Session => (used.play_ms / 60_000).to_string(),
+        LimitKind::Session => (used / 60).to_string(),
+        _ => Money::cents(used).to_string(),
     };
     let pending = s.pending.map(
         |Pending {
@@ -183,13 +186,17 @@ fn line(store: &dyn Store, player: &str, s: &Slot, now_ms: i64) -> felt_store::R
     })
 }
 
-/// The page of `player`'s limits at `now_ms`.
-fn page(store: &dyn Store, player: &str, now_ms: i64) -> felt_store::Result<LimitsPage> {
+/// The page of `player`'s limits at `now_ms`, sessions living `life`.
+fn page(
+    store: &dyn Store,
+    player: &str,
+    (life, now_ms): (Life, i64),
+) -> felt_store::Result<LimitsPage> {
     let changes = store.limit_changes(player)?;
     let mut lines = Vec::new();
     for s in limits::slots(&changes) {
         if s.amount.is_some() || s.pending.is_some() {
-            lines.push(line(store, player, &s, now_ms)?);
+            lines.push(line(store, player, &s, (life, now_ms))?);
         }
     }
     let blocked = limits::exclusion(store, player, now_ms)?.map(|e| BlockLine {
@@ -216,10 +223,10 @@ fn page(store: &dyn Store, player: &str, now_ms: i64) -> felt_store::Result<Limi
 /// `GET /api/limits`: the player's limits, pending changes, history and break.
 pub(crate) async fn get(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
     let w = who(&s, &headers).await?;
-    let now = s.now_ms();
+    let (life, now) = (crate::app::life(&s), s.now_ms());
     let p = s
         .books()
-        .read_async(move |st| page(st, &w.name, now))
+        .read_async(move |st| page(st, &w.name, (life, now)))
         .await
         .map_err(store_error)?;
     Ok(Json(p).into_response())
@@ -271,7 +278,7 @@ pub(crate) async fn put(
         ))
     })?;
     let asks = checked_asks(&body.limits)?;
-    let now = s.now_ms();
+    let (life, now) = (crate::app::life(&s), s.now_ms());
     let name = w.name.clone();
     let blocked = s
         .books()
@@ -295,7 +302,7 @@ pub(crate) async fn put(
         .map_err(store_error)?;
     let p = s
         .books()
-        .read_async(move |st| page(st, &w.name, now))
+        .read_async(move |st| page(st, &w.name, (life, now)))
         .await
         .map_err(store_error)?;
     Ok(Json(p).into_response())
@@ -372,7 +379,7 @@ fn block(
 /// Writes `e` unless it would end before a break or exclusion that holds (none is
 /// ever shortened); the page after it.
 async fn write_block(s: &Shared, e: Exclusion) -> Result<LimitsPage, ApiError> {
-    let now = e.start_ms;
+    let (life, now) = (crate::app::life(s), e.start_ms);
     let player = e.player.clone();
     let written = s
         .books()
@@ -393,7 +400,7 @@ async fn write_block(s: &Shared, e: Exclusion) -> Result<LimitsPage, ApiError> {
         return Err(blocked_error(StatusCode::CONFLICT, &held, tail));
     }
     s.books()
-        .read_async(move |st| page(st, &player, now))
+        .read_async(move |st| page(st, &player, (life, now)))
         .await
         .map_err(store_error)
 }
@@ -414,7 +421,7 @@ pub(crate) async fn take_break(
     };
     let e = block(&body, kind, &w.name, &w.name, s.now_ms())?;
     let p = write_block(&s, e).await?;
-    stop_play(&s, &w.name, &p);
+    stop_play(&s, &w.name, &p).await?;
     Ok((StatusCode::CREATED, Json(p)).into_response())
 }
 
@@ -459,20 +466,18 @@ pub(crate) async fn operator_exclude(
     )
     .await?;
     let p = write_block(&s, e).await?;
-    stop_play(&s, &name, &p);
+    stop_play(&s, &name, &p).await?;
     Ok((StatusCode::CREATED, Json(p)).into_response())
 }
 
-/// Tells the table `player` sits at here (if any) that they may not play on: the
-/// round they play finishes, then the seat is left ([`crate::table::ToTable::Stop`]).
-fn stop_play(s: &Shared, player: &str, page: &LimitsPage) {
+/// Ends `player`'s play at once when `page` says a break or an exclusion holds: the
+/// round they play finishes, then the seat is left, and every session of theirs ends
+/// ([`crate::session_end`]); they may log in again to see their balance and history.
+async fn stop_play(s: &Shared, player: &str, page: &LimitsPage) -> Result<(), ApiError> {
     let Some(reason) = page.blocked.as_ref().map(|b| b.message.clone()) else {
-        return;
+        return Ok(());
     };
-    if let Some(h) = s.table_of(player) {
-        let _ = h.tx.send(crate::table::ToTable::Stop {
-            player: player.to_string(),
-            reason,
-        });
-    }
+    crate::session_end::leave_seat(s, player, &reason);
+    crate::session_end::end_sessions(s, player, None, &reason).await?;
+    Ok(())
 }

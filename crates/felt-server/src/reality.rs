@@ -3,18 +3,17 @@
 //! at the next round boundary until the player answers (continue, or log out), and
 //! the check shows the time since log-in, the amount staked and the net result.
 //!
-//! The schedule is kept per player on the server that answered the log-in, on the
-//! server's [`crate::clock`]: due at the log-in plus the interval, then the last answer
-//! plus the interval. A table refuses the player's bet while a check is due
+//! The schedule is kept per player in the books (`reality_checks`), so every server
+//! sharing them, and a server after a restart, holds the same one; on the server's
+//! [`crate::clock`]: due at the log-in plus the interval, then the last answer plus the
+//! interval. A table refuses the player's bet while a check is due
 //! ([`crate::protocol::Code::RealityCheck`]); a hand in play is never stopped, since
 //! only a bet opens the player's next round. The figures are read from the books: the
 //! player's movements in the rounds begun since the log-in.
 
 use felt_core::Money;
-use felt_store::{Account, MovementKind, RoundId, Store};
+use felt_store::{Account, MovementKind, RealitySchedule, RoundId, Store};
 use serde::Serialize;
-use std::collections::HashMap;
-use std::sync::Mutex;
 
 /// A minute in milliseconds.
 const MINUTE_MS: i64 = 60_000;
@@ -113,21 +112,39 @@ impl Schedule {
     }
 }
 
-/// Every logged-in player's reality-check schedule, shared by the HTTP side and the
-/// tables.
+impl Schedule {
+    fn kept(s: RealitySchedule) -> Schedule {
+        Schedule {
+            login_ms: s.login_ms,
+            first_round: s.first_round,
+            interval_mins: s.interval_mins,
+            anchor_ms: s.anchor_ms,
+        }
+    }
+
+    fn to_keep(self, player: &str) -> RealitySchedule {
+        RealitySchedule {
+            player: player.to_string(),
+            login_ms: self.login_ms,
+            first_round: self.first_round,
+            interval_mins: self.interval_mins,
+            anchor_ms: self.anchor_ms,
+        }
+    }
+}
+
+/// The reality checks under the operator's policy, over the schedules the books keep
+/// (one a player, the same for every server sharing the books, and kept across a
+/// restart).
 #[derive(Debug, Default)]
 pub struct Checks {
     policy: RealityPolicy,
-    players: Mutex<HashMap<String, Schedule>>,
 }
 
 impl Checks {
-    /// No schedules yet, under `policy`.
+    /// Checks under `policy`.
     pub fn new(policy: RealityPolicy) -> Checks {
-        Checks {
-            policy,
-            players: Mutex::new(HashMap::new()),
-        }
+        Checks { policy }
     }
 
     /// The operator's range and default.
@@ -135,18 +152,23 @@ impl Checks {
         self.policy
     }
 
-    fn players(&self) -> std::sync::MutexGuard<'_, HashMap<String, Schedule>> {
-        self.players.lock().unwrap_or_else(|p| p.into_inner())
+    fn allowed(&self, mins: u32) -> bool {
+        (self.policy.min_mins..=self.policy.max_mins).contains(&mins)
     }
 
     /// `player` logged in at `now_ms`, rounds from `first_round` on being theirs: the
     /// clock starts again, with the interval they chose before (if still allowed).
-    pub fn logged_in(&self, player: &str, now_ms: i64, first_round: RoundId) -> Schedule {
-        let mut all = self.players();
-        let interval_mins = all
-            .get(player)
+    pub fn logged_in(
+        &self,
+        st: &mut dyn Store,
+        player: &str,
+        now_ms: i64,
+        first_round: RoundId,
+    ) -> felt_store::Result<Schedule> {
+        let interval_mins = st
+            .reality_schedule(player)?
             .map(|s| s.interval_mins)
-            .filter(|m| (self.policy.min_mins..=self.policy.max_mins).contains(m))
+            .filter(|m| self.allowed(*m))
             .unwrap_or(self.policy.default_mins);
         let s = Schedule {
             login_ms: now_ms,
@@ -154,39 +176,54 @@ impl Checks {
             interval_mins,
             anchor_ms: now_ms,
         };
-        all.insert(player.to_string(), s);
-        s
+        st.put_reality_schedule(&s.to_keep(player))?;
+        Ok(s)
     }
 
     /// `player`'s schedule; one started at `login_ms` (their session's opening) when
-    /// this server has none (it started since), counting the rounds from
-    /// `first_round`.
-    pub fn schedule(&self, player: &str, login_ms: i64, first_round: RoundId) -> Schedule {
-        *self
-            .players()
-            .entry(player.to_string())
-            .or_insert_with(|| Schedule {
-                login_ms,
-                first_round,
-                interval_mins: self.policy.default_mins,
-                anchor_ms: login_ms,
-            })
+    /// the books have none, counting the rounds from `first_round`.
+    pub fn schedule(
+        &self,
+        st: &mut dyn Store,
+        player: &str,
+        login_ms: i64,
+        first_round: RoundId,
+    ) -> felt_store::Result<Schedule> {
+        if let Some(s) = st.reality_schedule(player)? {
+            return Ok(Schedule::kept(s));
+        }
+        let s = Schedule {
+            login_ms,
+            first_round,
+            interval_mins: self.policy.default_mins,
+            anchor_ms: login_ms,
+        };
+        st.put_reality_schedule(&s.to_keep(player))?;
+        Ok(s)
     }
 
     /// Whether `player` has a check to answer at `now_ms` (a table asks before a bet).
-    pub fn due(&self, player: &str, now_ms: i64) -> bool {
-        self.players().get(player).is_some_and(|s| s.is_due(now_ms))
+    pub fn due(&self, st: &dyn Store, player: &str, now_ms: i64) -> felt_store::Result<bool> {
+        Ok(st
+            .reality_schedule(player)?
+            .is_some_and(|s| Schedule::kept(s).is_due(now_ms)))
     }
 
     /// `player` answered "continue" at `now_ms`: the next check is an interval later.
     /// `false` when no check was due (nothing changes).
-    pub fn answer_continue(&self, player: &str, now_ms: i64) -> bool {
-        match self.players().get_mut(player) {
-            Some(s) if s.is_due(now_ms) => {
+    pub fn answer_continue(
+        &self,
+        st: &mut dyn Store,
+        player: &str,
+        now_ms: i64,
+    ) -> felt_store::Result<bool> {
+        match st.reality_schedule(player)?.map(Schedule::kept) {
+            Some(mut s) if s.is_due(now_ms) => {
                 s.anchor_ms = now_ms;
-                true
+                st.put_reality_schedule(&s.to_keep(player))?;
+                Ok(true)
             }
-            _ => false,
+            _ => Ok(false),
         }
     }
 
@@ -194,22 +231,23 @@ impl Checks {
     /// last answer).
     pub fn set_interval(
         &self,
+        st: &mut dyn Store,
         player: &str,
         mins: u32,
         now_ms: i64,
-    ) -> Result<Schedule, IntervalRefused> {
-        if !(self.policy.min_mins..=self.policy.max_mins).contains(&mins) {
-            return Err(IntervalRefused::OutOfRange(self.policy));
+    ) -> felt_store::Result<Result<Schedule, IntervalRefused>> {
+        if !self.allowed(mins) {
+            return Ok(Err(IntervalRefused::OutOfRange(self.policy)));
         }
-        let mut all = self.players();
-        let Some(s) = all.get_mut(player) else {
-            return Err(IntervalRefused::CheckDue);
+        let Some(mut s) = st.reality_schedule(player)?.map(Schedule::kept) else {
+            return Ok(Err(IntervalRefused::CheckDue));
         };
         if s.is_due(now_ms) {
-            return Err(IntervalRefused::CheckDue);
+            return Ok(Err(IntervalRefused::CheckDue));
         }
         s.interval_mins = mins;
-        Ok(*s)
+        st.put_reality_schedule(&s.to_keep(player))?;
+        Ok(Ok(s))
     }
 }
 
@@ -268,45 +306,58 @@ pub fn figures(st: &dyn Store, player: &str, first_round: RoundId) -> felt_store
 mod tests {
     use super::*;
 
+    /// New books in a directory of their own (kept while the books are used).
+    fn books() -> (tempfile::TempDir, felt_store::SqliteStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let st = felt_store::SqliteStore::open(dir.path().join("felt.db")).unwrap();
+        (dir, st)
+    }
+
     #[test]
     fn a_check_falls_due_an_interval_after_the_log_in_and_again_after_each_answer() {
+        let (_dir, mut st) = books();
         let c = Checks::new(RealityPolicy::default());
         let t0 = 1_000_000;
-        c.logged_in("ana", t0, RoundId(1));
-        assert!(!c.due("ana", t0 + 59 * MINUTE_MS));
-        assert!(c.due("ana", t0 + 60 * MINUTE_MS));
+        c.logged_in(&mut st, "ana", t0, RoundId(1)).unwrap();
+        assert!(!c.due(&st, "ana", t0 + 59 * MINUTE_MS).unwrap());
+        assert!(c.due(&st, "ana", t0 + 60 * MINUTE_MS).unwrap());
         assert!(
-            !c.answer_continue("bo", t0),
+            !c.answer_continue(&mut st, "bo", t0).unwrap(),
             "no schedule, nothing answered"
         );
-        assert!(c.answer_continue("ana", t0 + 61 * MINUTE_MS));
-        assert!(!c.due("ana", t0 + 120 * MINUTE_MS));
-        assert!(c.due("ana", t0 + 121 * MINUTE_MS));
+        assert!(c
+            .answer_continue(&mut st, "ana", t0 + 61 * MINUTE_MS)
+            .unwrap());
+        assert!(!c.due(&st, "ana", t0 + 120 * MINUTE_MS).unwrap());
+        assert!(c.due(&st, "ana", t0 + 121 * MINUTE_MS).unwrap());
         assert!(
-            !c.answer_continue("ana", t0 + 61 * MINUTE_MS),
+            !c.answer_continue(&mut st, "ana", t0 + 61 * MINUTE_MS)
+                .unwrap(),
             "not due then"
         );
     }
 
     #[test]
     fn the_chosen_interval_stays_in_the_operators_range_and_waits_for_a_due_check() {
+        let (_dir, mut st) = books();
         let c = Checks::new(RealityPolicy::new(60, 15, 60).unwrap());
         let t0 = 0;
-        c.logged_in("ana", t0, RoundId(1));
+        c.logged_in(&mut st, "ana", t0, RoundId(1)).unwrap();
         assert_eq!(
-            c.set_interval("ana", 90, t0),
+            c.set_interval(&mut st, "ana", 90, t0).unwrap(),
             Err(IntervalRefused::OutOfRange(c.policy()))
         );
+        let chosen = c.set_interval(&mut st, "ana", 15, t0).unwrap().unwrap();
+        assert_eq!(chosen.due_ms(), 15 * MINUTE_MS);
         assert_eq!(
-            c.set_interval("ana", 15, t0).unwrap().due_ms(),
-            15 * MINUTE_MS
-        );
-        assert_eq!(
-            c.set_interval("ana", 30, t0 + 16 * MINUTE_MS),
+            c.set_interval(&mut st, "ana", 30, t0 + 16 * MINUTE_MS)
+                .unwrap(),
             Err(IntervalRefused::CheckDue)
         );
-        // The choice is kept at the next log-in.
-        assert_eq!(c.logged_in("ana", t0, RoundId(9)).interval_mins, 15);
+        // The choice is kept at the next log-in, by another server's checks too.
+        let other = Checks::new(RealityPolicy::new(60, 15, 60).unwrap());
+        let again = other.logged_in(&mut st, "ana", t0, RoundId(9)).unwrap();
+        assert_eq!(again.interval_mins, 15);
     }
 
     #[test]

@@ -75,12 +75,15 @@ pub struct SessionView {
 /// and its figures from the books.
 async fn view(s: &Shared, w: &Who) -> Result<SessionView, ApiError> {
     let (name, since) = (w.name.clone(), w.since_ms);
-    let first = s
+    let (reality, n) = (s.reality().clone(), name.clone());
+    let sched: Schedule = s
         .books()
-        .read_async(|st| st.next_round_id())
+        .run(move |st| {
+            let first = st.next_round_id()?;
+            reality.schedule(st, &n, since, first)
+        })
         .await
         .map_err(store_error)?;
-    let sched: Schedule = s.reality().schedule(&name, since, first);
     let figures = s
         .books()
         .read_async(move |st| crate::reality::figures(st, &name, sched.first_round))
@@ -137,10 +140,13 @@ pub(crate) async fn set_interval(
     let Json(b) = body.map_err(|e| bad_request("{\"interval_mins\": N}", &e))?;
     // The schedule exists (begun here if not yet).
     view(&s, &w).await?;
-    match s
-        .reality()
-        .set_interval(&w.name, b.interval_mins, s.now_ms())
-    {
+    let (reality, name, now) = (s.reality().clone(), w.name.clone(), s.now_ms());
+    let chosen = s
+        .books()
+        .run(move |st| reality.set_interval(st, &name, b.interval_mins, now))
+        .await
+        .map_err(store_error)?;
+    match chosen {
         Ok(_) => Ok(Json(view(&s, &w).await?).into_response()),
         Err(IntervalRefused::OutOfRange(p)) => Err(ApiError(
             StatusCode::BAD_REQUEST,
@@ -191,7 +197,13 @@ pub(crate) async fn answer(
             Ok(crate::accounts::logout(State(s), headers).await)
         }
         Answer::Continue => {
-            if !s.reality().answer_continue(&w.name, s.now_ms()) {
+            let (reality, name, now) = (s.reality().clone(), w.name.clone(), s.now_ms());
+            let answered = s
+                .books()
+                .run(move |st| reality.answer_continue(st, &name, now))
+                .await
+                .map_err(store_error)?;
+            if !answered {
                 return Err(ApiError(
                     StatusCode::CONFLICT,
                     "no-reality-check",

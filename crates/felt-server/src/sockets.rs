@@ -226,9 +226,13 @@ impl Sockets {
         self.close_where(|o| o.session == session, reason)
     }
 
-    /// Closes every socket of `account`; returns how many.
-    pub fn close_account(&self, account: &str, reason: &str) -> usize {
-        self.close_where(|o| o.account == account, reason)
+    /// Closes every socket of `account` but those of session `keep` (a token's
+    /// hash); returns how many.
+    pub fn close_account(&self, account: &str, keep: Option<&str>, reason: &str) -> usize {
+        self.close_where(
+            |o| o.account == account && keep != Some(o.session.as_str()),
+            reason,
+        )
     }
 
     fn close_where(&self, which: impl Fn(&Open) -> bool, reason: &str) -> usize {
@@ -310,7 +314,7 @@ mod tests {
         assert_eq!(s.close_session("s1", "logged out"), 1);
         assert_eq!(a.closed.borrow().as_deref(), Some("logged out"));
         assert!(b.closed.borrow().is_none());
-        assert_eq!(s.close_account("ana", "excluded"), 2);
+        assert_eq!(s.close_account("ana", None, "excluded"), 2);
         assert_eq!(b.closed.borrow().as_deref(), Some("excluded"));
     }
 }

@@ -192,6 +192,8 @@ pub struct Services {
     pub clock: Arc<crate::clock::Clock>,
     /// The players' reality-check schedules (a bet waits for a due check's answer).
     pub reality: Arc<crate::reality::Checks>,
+    /// How long web sessions live (session-time limits count logged-in time).
+    pub life: crate::logged_in::Life,
     /// The operator's wallet (`felt serve --wallet`); `None`: the books' play money.
     pub wallet: Option<crate::wallet::table::TableWallet>,
 }
@@ -208,6 +210,7 @@ pub fn spawn(
         metrics,
         clock,
         reality,
+        life,
         wallet,
     } = services;
     let ctx = Ctx::new(cfg.rules.clone(), &cfg.game, cfg.table_id()).map_err(|e| e.to_string())?;
@@ -257,6 +260,7 @@ pub fn spawn(
         metrics,
         clock,
         reality,
+        life,
         info: info.clone(),
         conns: BTreeMap::new(),
         seats: vec![None; seats],
@@ -293,9 +297,6 @@ struct Seated {
     leaving: bool,
     /// Leaves when the round ends, having played it out: may not play on (why).
     stop: Option<String>,
-    /// Seated time up to here (the server's clock) is counted against the player's
-    /// session-time limits ([`crate::limits`]).
-    counted_ms: i64,
 }
 
 struct Conn {
@@ -405,6 +406,8 @@ struct Actor {
     clock: Arc<crate::clock::Clock>,
     /// The players' reality-check schedules.
     reality: Arc<crate::reality::Checks>,
+    /// How long web sessions live.
+    life: crate::logged_in::Life,
     info: Arc<RwLock<TableInfo>>,
     conns: BTreeMap<u64, Conn>,
     seats: Vec<Option<Seated>>,
@@ -585,7 +588,6 @@ impl Actor {
                         absent: 0,
                         leaving: false,
                         stop: None,
-                        counted_ms: self.clock.now_ms(),
                     })
                 }
                 None => {
@@ -680,7 +682,6 @@ impl Actor {
             absent: 0,
             leaving: !matches!(took, Ok(SeatClaim::Taken)),
             stop: None,
-            counted_ms: self.clock.now_ms(),
         });
         seat
     }
@@ -808,7 +809,7 @@ impl Actor {
         let now = self.clock.now_ms();
         let verdict = self
             .books
-            .read(|s| crate::limits::may_stake(s, player, round, extra, now));
+            .read(|s| crate::limits::may_stake(s, player, round, extra, self.life, now));
         match verdict {
             Ok(()) => true,
             Err((code, m)) => {
@@ -1034,7 +1035,7 @@ impl Actor {
             self.refuse(conn, Code::PlayerBlocked, &m, None);
             return Ok(());
         }
-        if let Some(m) = crate::limits::time_is_up(&self.books, player, now) {
+        if let Some(m) = crate::limits::time_is_up(&self.books, player, self.life, now) {
             self.refuse(conn, Code::LimitReached, &m, None);
             return Ok(());
         }
@@ -1091,7 +1092,6 @@ impl Actor {
             absent: 0,
             leaving: false,
             stop: None,
-            counted_ms: self.clock.now_ms(),
         });
         // A round nobody has bet on yet is set up again with the newcomer.
         if self.round.as_ref().is_some_and(|r| r.live.is_pending()) {
@@ -1181,12 +1181,8 @@ impl Actor {
     /// Frees the player's seat, here and in the books (a failure of the books leaves
     /// the seat there: the table's next start seats the player again).
     fn unseat(&mut self, player: &str) {
-        let now = self.clock.now_ms();
         for s in self.seats.iter_mut() {
-            if let Some(gone) = s.take_if(|s| s.player == player) {
-                let played = now - gone.counted_ms;
-                crate::limits::count_play(&self.books, player, played, now);
-            }
+            s.take_if(|s| s.player == player);
         }
         let table = self.ctx.table_id.clone();
         if let Err(e) = self.books.with(|s| s.leave_seat(&table, player)) {
@@ -1286,9 +1282,18 @@ impl Actor {
             self.refuse(conn, Code::NotSeated, m, Some(id));
             return Ok(());
         };
-        if self.reality.due(player, self.clock.now_ms()) {
+        let now = self.clock.now_ms();
+        let due = self.books.read(|s| self.reality.due(s, player, now));
+        if due.as_ref().is_ok_and(|d| *d) {
             let m = "a reality check waits for your answer: continue or log out, then bet";
             self.refuse(conn, Code::RealityCheck, m, Some(id));
+            return Ok(());
+        }
+        if let Err(e) = due {
+            // A check that cannot be read is not passed.
+            tracing::error!(%player, error = %e, "the reality check could not be read");
+            let m = "your reality check cannot be read now: nothing was staked; try again";
+            self.refuse(conn, Code::Refused, m, Some(id));
             return Ok(());
         }
         if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
@@ -1777,15 +1782,13 @@ impl Actor {
             number: r.live.id.0,
             seats: r.seats.clone(),
         });
-        // Seated time so far counts against session-time limits; a player past one
-        // leaves now, at the round's end, and is told why.
+        // A player past a session-time limit (logged-in time) leaves now, at the
+        // round's end, and is told why.
         let now = self.clock.now_ms();
         let mut time_up = Vec::new();
         for s in self.seats.iter_mut().flatten() {
-            let played = now - std::mem::replace(&mut s.counted_ms, now);
-            crate::limits::count_play(&self.books, &s.player, played, now);
             if s.stop.is_none() {
-                s.stop = crate::limits::time_is_up(&self.books, &s.player, now);
+                s.stop = crate::limits::time_is_up(&self.books, &s.player, self.life, now);
                 time_up.extend(s.stop.clone().map(|m| (s.player.clone(), m)));
             }
         }

@@ -212,7 +212,7 @@ pub(crate) async fn top_up(
     let player = w.name.clone();
     // The check and the deposit in one call of the books' writer: two requests of one
     // player at once are one after the other.
-    let now = s.now_ms();
+    let (life, now) = (crate::app::life(&s), s.now_ms());
     let done = s
         .books()
         .run(move |st| -> felt_store::Result<Result<Money, Refusal>> {
@@ -228,7 +228,7 @@ pub(crate) async fn top_up(
             let deposit = [felt_store::LimitKind::Deposit];
             let none = felt_store::UsageTotals::default();
             let amount = rule.amount.as_cents();
-            if let Some(r) = crate::limits::check(st, &player, &deposit, none, amount, now)? {
+            if let Some(r) = crate::limits::check(st, &player, &deposit, none, amount, life, now)? {
                 return Ok(Err(Refusal::Limit(r)));
             }
             let m = Movement::new(

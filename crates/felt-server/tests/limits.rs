@@ -44,6 +44,13 @@ async fn put_limits(url: &str, cookie: &str, limits: Value) -> (u16, Value) {
     (status, r.json().await.unwrap())
 }
 
+/// Sets a 24-hour session-time limit of 30 minutes.
+async fn session_limit_of_30_minutes(url: &str, cookie: &str) {
+    let limit = json!([{"kind": "session", "period": "day", "minutes": 30}]);
+    let (status, page) = put_limits(url, cookie, limit).await;
+    assert_eq!(status, 200, "{page}");
+}
+
 /// The limit of `kind` over `period` in a limits page.
 fn limit<'a>(page: &'a Value, kind: &str, period: &str) -> &'a Value {
     page["limits"]
@@ -82,6 +89,24 @@ async fn relogin(url: &str, name: &str) -> String {
     common::login(url, name, &format!("{name}-secret"))
         .await
         .unwrap()
+}
+
+/// Reads `c`'s frames until the server ends the session (`session-ended`, then the
+/// socket closes); that frame.
+async fn session_ended(c: &mut Client) -> Value {
+    c.until(5, |v| v["code"] == "session-ended").await
+}
+
+/// `GET /api/me`'s status with `cookie`: 401 once its session has ended.
+async fn me_status(url: &str, cookie: &str) -> u16 {
+    reqwest::Client::new()
+        .get(format!("{url}/api/me"))
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
 }
 
 /// A connection at the table `classic`.
@@ -320,6 +345,18 @@ async fn an_increase_waits_24_hours_then_takes_effect_once_confirmed_and_a_decre
     );
     assert_eq!(limit(&page, "loss", "day")["pending"]["remove"], true);
     assert_eq!(page["history"].as_array().unwrap().len(), 5, "{page}");
+    // A weekly limit's raise waits for its week to end (PA 814a.2), not 24 hours.
+    let week = |amount: &str| json!([{"kind": "wager", "period": "week", "amount": amount}]);
+    put_limits(&url, &cookie, week("70.00")).await;
+    let (_, page) = put_limits(&url, &cookie, week("140.00")).await;
+    let l = limit(&page, "wager", "week");
+    assert_eq!(l["pending"]["effective_at"], l["resets_at"], "{page}");
+    let op = relogin(&url, "olga").await;
+    advance(&url, &op, 86_400 + 5).await;
+    let cookie = relogin(&url, "pat").await;
+    let page = get_json(&format!("{url}/api/limits"), &cookie).await;
+    let l = limit(&page, "wager", "week");
+    assert_eq!(l["pending"]["confirmable"], false, "{page}");
     let (status, e) = put_limits(
         &url,
         &cookie,
@@ -383,9 +420,17 @@ async fn a_break_leaves_the_seat_after_the_round_and_refuses_bets_until_it_ends(
     .await;
     assert_eq!(status, 201, "{page}");
     assert_eq!(page["blocked"]["kind"], "break");
+    // The session ends at once (N.J.A.C. 13:69O-1.4(g)): its socket closes, saying why.
     let told = c.until(5, |v| v["type"] == "error").await;
     assert_eq!(told["code"], "player-blocked", "{told}");
-    // Mid-hand the seat is kept and the hand is the player's to finish.
+    let ended = session_ended(&mut c).await;
+    let why = ended["message"].as_str().unwrap();
+    assert!(why.starts_with("you are taking a break until "), "{ended}");
+    assert_eq!(me_status(&url, &cookie).await, 401, "the session has ended");
+    // The player may log in again (balance, history) and finish the hand: mid-hand
+    // the seat is kept.
+    let cookie = relogin(&url, "pat").await;
+    let mut c = at_table(&url, &cookie).await;
     c.send(r#"{"type":"sync"}"#).await;
     let v = c.until(5, |v| v["type"] == "view").await;
     assert_eq!(v["you"]["seat"], 1, "{v}");
@@ -436,6 +481,8 @@ async fn a_self_exclusion_cannot_be_shortened_or_lifted_and_freezes_the_limits()
     )
     .await;
     assert_eq!(status, 201);
+    assert_eq!(me_status(&url, &cookie).await, 401, "the session has ended");
+    let cookie = relogin(&url, "pat").await;
     let (status, e) = post(
         &format!("{url}/api/limits/break"),
         &cookie,
@@ -513,9 +560,14 @@ async fn an_operator_exclusion_is_audited_with_who_and_when_and_ends_play() {
             .contains("a court order"),
         "{log}"
     );
-    // Not in a round: the seat is left at once.
-    c.until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
-        .await;
+    // Every session of the player ends; not in a round, the seat is left at once.
+    session_ended(&mut c).await;
+    assert_eq!(me_status(&url, &cookie).await, 401, "the session has ended");
+    let cookie = relogin(&url, "pat").await;
+    let mut c = at_table(&url, &cookie).await;
+    c.send(r#"{"type":"sync"}"#).await;
+    let v = c.until(5, |v| v["type"] == "view").await;
+    assert!(v["you"]["seat"].is_null(), "{v}");
     let page = get_json(&format!("{url}/api/limits"), &cookie).await;
     assert_eq!(page["blocked"]["kind"], "operator", "{page}");
     assert!(page["blocked"]["until"].is_null());
@@ -528,20 +580,16 @@ async fn a_session_time_limit_ends_play_at_the_round_boundary_not_mid_hand() {
     let url = server.url.clone();
     let op = operator(&server, "olga").await;
     let (cookie, mut c) = seated(&url, "pat").await;
-    let (status, _) = put_limits(
-        &url,
-        &cookie,
-        json!([{"kind": "session", "period": "day", "minutes": 30}]),
-    )
-    .await;
-    assert_eq!(status, 200);
+    session_limit_of_30_minutes(&url, &cookie).await;
     stack(&url, &op, &["Tc", "7d", "6h", "8s", "Ts"]).await;
     let v = bet(&mut c, "10.00").await.unwrap();
     let round = v["round_id"].as_i64().unwrap();
-    // Forty minutes pass mid-hand, past the limit (ten at a time, within the
-    // sessions' idle time-out of 15 minutes): the hand is still the player's to finish.
+    // Forty minutes logged in pass mid-hand, past the limit (ten at a time, the
+    // session used within its idle time-out of 15 minutes): the hand is still the
+    // player's to finish.
     for _ in 0..4 {
         advance(&url, &op, 10 * 60).await;
+        assert_eq!(me_status(&url, &cookie).await, 200);
         c.send(r#"{"type":"sync"}"#).await;
         let v = c.until(5, |v| v["type"] == "view").await;
         assert_eq!(v["you"]["seat"], 1, "{v}");
@@ -559,6 +607,55 @@ async fn a_session_time_limit_ends_play_at_the_round_boundary_not_mid_hand() {
         .until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
         .await;
     assert_eq!(end["in_play"], false, "{end}");
+    c.send(r#"{"type":"sit"}"#).await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_time_limit_counts_logged_in_time_in_the_lobby_and_across_a_log_out() {
+    let server = start().await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let cookie = register(&url, "pat").await;
+    let (status, v) = post(&format!("{url}/api/top-up"), &cookie, json!({})).await;
+    assert_eq!(status, 200, "{v}");
+    session_limit_of_30_minutes(&url, &cookie).await;
+    // Twenty minutes logged in, in the lobby (used within the idle time), then a
+    // log-out: counted.
+    for _ in 0..2 {
+        advance(&url, &op, 10 * 60).await;
+        assert_eq!(me_status(&url, &cookie).await, 200);
+    }
+    let page = get_json(&format!("{url}/api/limits"), &cookie).await;
+    assert_eq!(limit(&page, "session", "day")["used"], "20", "{page}");
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/logout"))
+        .header("cookie", &cookie)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 204);
+    // Logged out an hour: not counted (the operator's session used every ten
+    // minutes, within its idle time).
+    for _ in 0..6 {
+        advance(&url, &op, 10 * 60).await;
+    }
+    let cookie = relogin(&url, "pat").await;
+    let page = get_json(&format!("{url}/api/limits"), &cookie).await;
+    assert_eq!(limit(&page, "session", "day")["used"], "20", "{page}");
+    // Five minutes more: 25, a seat is taken.
+    advance(&url, &op, 5 * 60).await;
+    let mut c = at_table(&url, &cookie).await;
+    c.send(r#"{"type":"sit"}"#).await;
+    c.until(5, |v| v["you"]["may_bet"] == true).await;
+    c.send(r#"{"type":"leave"}"#).await;
+    c.until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
+        .await;
+    // Ten more in the lobby, never seated: 35, past the limit; no seat is given.
+    advance(&url, &op, 10 * 60).await;
     c.send(r#"{"type":"sit"}"#).await;
     let e = c.until(5, |v| v["type"] == "error").await;
     assert_eq!(e["code"], "limit-reached", "{e}");

@@ -420,3 +420,156 @@ async fn a_player_with_an_unfinished_round_is_told_at_log_in_and_given_its_table
     assert_eq!(v["unfinished"], json!([]));
     server.stop().await;
 }
+
+/// Reads `c`'s frames until the server ends the session (`session-ended`).
+async fn session_ended(c: &mut Client) -> Value {
+    c.until(5, |v| v["code"] == "session-ended").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operators_logout_is_audited_and_ends_every_session_and_the_seat_after_the_round() {
+    let server = start(Settings::default()).await;
+    let api = Http::new(&server.url);
+    let op = operator(&server, "olga").await;
+    let first = register(&server.url, "pat").await;
+    let (_, _, second) = api.login("pat", "pat-secret").await;
+    let second = second.unwrap();
+    let mut c = seated(&server.url, &first).await;
+    stack(&api, &op).await;
+    let v = bet(&mut c, "b1").await;
+    let round = v["round_id"].as_i64().unwrap();
+    let path = "/api/operator/players/pat/logout";
+    let (status, _) = api
+        .send("POST", path, &second, Some(json!({"reason": "me"})))
+        .await;
+    assert_eq!(status, 403, "a player is no operator");
+    let (status, e) = api
+        .send("POST", path, &op, Some(json!({"reason": " "})))
+        .await;
+    assert_eq!(status, 400, "a reason is required: {e}");
+    let (status, v) = api
+        .send(
+            "POST",
+            path,
+            &op,
+            Some(json!({"reason": "a call from the player"})),
+        )
+        .await;
+    assert_eq!((status, &v["sessions_ended"]), (200, &json!(2)), "{v}");
+    let ended = session_ended(&mut c).await;
+    assert!(
+        ended["message"].as_str().unwrap().contains("operator"),
+        "{ended}"
+    );
+    for cookie in [&first, &second] {
+        let (status, _) = api.send("GET", "/api/me", cookie, None).await;
+        assert_eq!(status, 401, "every session of the player has ended");
+    }
+    let (_, log) = api
+        .send("GET", "/api/operator/audit?subject=pat", &op, None)
+        .await;
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{log}");
+    assert_eq!(
+        (entries[0]["actor"].as_str(), entries[0]["action"].as_str()),
+        (Some("olga"), Some("end-sessions"))
+    );
+    // The player logs in again: the hand in play is still theirs, and the seat is
+    // left when the round ends.
+    let (status, _, cookie) = api.login("pat", "pat-secret").await;
+    assert_eq!(status, 200);
+    let mut c = connect(&server.url, cookie.as_deref(), None).await.unwrap();
+    c.send(r#"{"type":"hello","version":1,"table":"classic"}"#)
+        .await;
+    c.send(r#"{"type":"sync"}"#).await;
+    let v = c.until(5, |v| v["type"] == "view").await;
+    assert_eq!(v["you"]["seat"], 1, "{v}");
+    c.send(&format!(
+        r#"{{"type":"act","round":{round},"id":"s1","spot":1,"hand":1,"decision":"stand"}}"#
+    ))
+    .await;
+    c.until(5, |v| v["type"] == "view" && v["you"]["seat"].is_null())
+        .await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_change_ends_the_players_other_sessions_and_keeps_this_one() {
+    let server = start(Settings::default()).await;
+    let api = Http::new(&server.url);
+    let here = register(&server.url, "pat").await;
+    let (_, _, other) = api.login("pat", "pat-secret").await;
+    let other = other.unwrap();
+    let mut c = connect(&server.url, Some(&other), None).await.unwrap();
+    c.send(r#"{"type":"hello","version":1,"table":"classic"}"#)
+        .await;
+    c.until(5, |v| v["type"] == "welcome").await;
+    let change = |current: &str, new: &str| json!({"current": current, "new": new});
+    let (status, e) = api
+        .send(
+            "POST",
+            "/api/password",
+            &here,
+            Some(change("wrong-one", "a-new-secret")),
+        )
+        .await;
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (403, Some("bad-login")),
+        "{e}"
+    );
+    let (status, e) = api
+        .send(
+            "POST",
+            "/api/password",
+            &here,
+            Some(change("pat-secret", "short")),
+        )
+        .await;
+    assert_eq!(status, 400, "{e}");
+    let (status, _) = api.send("GET", "/api/me", &other, None).await;
+    assert_eq!(status, 200, "a refused change ends nothing");
+    let (status, v) = api
+        .send(
+            "POST",
+            "/api/password",
+            &here,
+            Some(change("pat-secret", "a-new-secret")),
+        )
+        .await;
+    assert_eq!((status, &v["sessions_ended"]), (200, &json!(1)), "{v}");
+    session_ended(&mut c).await;
+    let (status, _) = api.send("GET", "/api/me", &other, None).await;
+    assert_eq!(status, 401, "the other session has ended");
+    let (status, _) = api.send("GET", "/api/me", &here, None).await;
+    assert_eq!(status, 200, "this one stands");
+    assert_eq!(api.login("pat", "pat-secret").await.0, 401);
+    assert_eq!(api.login("pat", "a-new-secret").await.0, 200);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reality_check_schedule_is_in_the_books_and_survives_a_restart() {
+    let settings = || Settings {
+        test_shoes: true,
+        ..Settings::default()
+    };
+    let server = start(settings()).await;
+    let api = Http::new(&server.url);
+    let cookie = register(&server.url, "pat").await;
+    let (status, before) = api.interval(&cookie, 15).await;
+    assert_eq!(status, 200, "{before}");
+    let (dir, db) = server.stop().await;
+    // The same books, a new server (its memory empty): the same schedule.
+    let server = common::start_with(dir, db, TABLES, settings()).await;
+    let api = Http::new(&server.url);
+    let (status, after) = api.send("GET", "/api/session", &cookie, None).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["reality_check"]["interval_mins"], 15, "{after}");
+    assert_eq!(
+        after["reality_check"]["due_at_ms"], before["reality_check"]["due_at_ms"],
+        "{before} {after}"
+    );
+    assert_eq!(after["login_ms"], before["login_ms"]);
+    server.stop().await;
+}

@@ -7,8 +7,8 @@ import { h, fill, notice } from './dom.js';
 import { show } from './money.js';
 import { Lobby } from './lobby.js';
 import { Table } from './table.js';
-import { recallPanel, initPanel } from './panels.js';
-import { startSession, stopSession, refresh, helpLine, showUnfinished } from './reality.js';
+import { recallPanel, initPanel, closePanel } from './panels.js';
+import { startSession, stopSession, refresh, helpLine, showUnfinished, showBlocked } from './reality.js';
 import { limitsPanel } from './limits.js';
 
 const app = { me: null, page: null };
@@ -50,6 +50,7 @@ function drawNav() {
 /** The session ended (log-out elsewhere, expiry): back to the log-in page, saying so. */
 app.sessionEnded = function sessionEnded(text) {
   stopSession();
+  closePanel();
   sessionStorage.setItem('felt.ended', text);
   app.me = null;
   drawNav();
@@ -87,8 +88,9 @@ function loginPage(main) {
   const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
   const limit = h('input', { id: 'reg-limit', name: 'reg-limit', inputmode: 'decimal', placeholder: 'e.g. 100.00' });
   const err = h('p', { class: 'form-error', role: 'alert', id: 'login-error' });
+  // Why the last session ended, until the next log-in (the page may be drawn twice
+  // as it ends: a socket's word and an answer's).
   const ended = sessionStorage.getItem('felt.ended');
-  sessionStorage.removeItem('felt.ended');
   const note = ended ? h('p', { class: 'login-note', id: 'login-note', role: 'status' }, ended) : null;
   const submit = async (kind) => {
     err.textContent = '';
@@ -100,6 +102,7 @@ function loginPage(main) {
       err.textContent = httpSentence(r);
       return;
     }
+    sessionStorage.removeItem('felt.ended');
     sessionStorage.setItem('felt.previous', r.data.previous_login || '');
     sessionStorage.setItem('felt.welcomed', kind);
     await loadMe();
@@ -109,6 +112,8 @@ function loginPage(main) {
     // An unfinished round holding the player's stake: said, and its table opened.
     const open = (r.data.unfinished || []).find((u) => u.table);
     if (open) showUnfinished(open);
+    // A break or exclusion that holds: said with its end, above everything else.
+    if (r.data.blocked) showBlocked(`${r.data.blocked[0].toUpperCase()}${r.data.blocked.slice(1)}.`);
     location.hash = open ? `#/table/${open.table}` : after && after.startsWith('#/table/') ? after : '#/lobby';
   };
   const form = h(

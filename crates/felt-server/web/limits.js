@@ -9,8 +9,9 @@ import { h, fill, when, notice } from './dom.js';
 import { show } from './money.js';
 import { httpSentence } from './words.js';
 import { openPanel } from './panels.js';
+import { endedBy } from './reality.js';
 
-const KINDS = { deposit: 'Deposits', loss: 'Losses', wager: 'Wagers', session: 'Time seated' };
+const KINDS = { deposit: 'Deposits', loss: 'Losses', wager: 'Wagers', session: 'Time logged in' };
 const PERIODS = { day: '24 hours', week: '7 days', month: '30 days' };
 const BREAKS = [[24, '24 hours'], [72, '3 days'], [168, '1 week'], [720, '1 month'], [1008, '6 weeks']];
 const EXCLUSIONS = [[183 * 24, '6 months'], [365 * 24, '1 year'], [1826 * 24, '5 years'], [0, 'for good']];
@@ -56,6 +57,12 @@ function draw(page, said) {
     const r = await api(method, path, body);
     if (!r.ok) {
       status.textContent = failure(r);
+      return;
+    }
+    // A break or exclusion ends the session at once (docs/server.md): the log-in page
+    // says why; logging in again shows the balance and history.
+    if (path === '/api/limits/break' && r.data.blocked) {
+      endedBy(`${sentence(r.data.blocked.message)} You are logged out; log in again to see your balance and history.`);
       return;
     }
     draw(r.data, '');

@@ -24,6 +24,12 @@ export function panelOpen() {
   return document.getElementById('panel').open;
 }
 
+/** Closes the panel if it is open (its content belongs to a session that ended). */
+export function closePanel() {
+  const d = document.getElementById('panel');
+  if (d?.open) d.close();
+}
+
 /** Opens the panel with this title and body (or redraws it when open). */
 export function openPanel(title, ...body) {
   open(title, ...body);

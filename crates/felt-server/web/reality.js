@@ -60,6 +60,7 @@ export function stopSession() {
     : '';
   state.data = null;
   if (state.bar) state.bar.hidden = true;
+  if (state.blocked) state.blocked.hidden = true;
   if (state.dialog?.open) state.dialog.close();
   return summary;
 }
@@ -190,4 +191,22 @@ export function showUnfinished(u) {
     `Your round ${u.round}${table} is not finished and holds ${show(u.stake)} of your stake: ${u.next}. `,
     h('button', { type: 'button', class: 'btn ghost', onclick: () => { state.unfinished.hidden = true; } }, 'OK'));
   state.unfinished.hidden = false;
+}
+
+/** The session was ended by the server for `text` (a break the player took): the
+ * page goes to the log-in page, saying so. */
+export function endedBy(text) {
+  state.app?.sessionEnded(text);
+}
+
+/** A break or exclusion that holds, said after log-in with when it ends (the player
+ * may look at the balance and history; no bet is taken). */
+export function showBlocked(text) {
+  ensureBar();
+  if (!state.blocked) {
+    state.blocked = h('p', { id: 'blocked-banner', class: 'unfinished', role: 'status' });
+    state.unfinished.before(state.blocked);
+  }
+  fill(state.blocked, text);
+  state.blocked.hidden = false;
 }

@@ -71,6 +71,9 @@ export function tableSentence(err) {
   if (err?.code === 'refused') return refusal(err.message);
   // A limit the player set, or their break: the server's sentence names it and when it ends.
   if (err?.code === 'limit-reached' || err?.code === 'player-blocked') return serverSentence(err.message);
+  // A session ended by a break, an exclusion, the operator or a password change: the
+  // server's sentence says which (and until when).
+  if (err?.code === 'session-ended' && /break|exclu|operator|password/.test(err.message || '')) return serverSentence(err.message);
   return TABLE[err?.code] || 'The table refused that: try again, or reload the page.';
 }
 

@@ -134,7 +134,8 @@ pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use lease::{SeatedPlayer, TableLease, TableStatus};
 pub use limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
+    UsageTotals,
 };
 pub use location::{
     open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,
@@ -336,6 +337,13 @@ pub trait Store {
     /// Closes a web session (log out, or timed out).
     fn close_web_session(&mut self, token_sha256: &str) -> Result<()>;
 
+    /// Every web session of login `name` still in the books (timed out or not).
+    fn web_sessions_of(&self, name: &str) -> Result<Vec<WebSession>>;
+
+    /// Closes every web session of login `name` but the one of token hash `keep`;
+    /// returns how many were closed.
+    fn close_web_sessions_of(&mut self, name: &str, keep: Option<&str>) -> Result<u64>;
+
     /// Audits the books: the ledger sums to zero, every balance equals its ledger rows,
     /// every meter equals seeds + contributions - awards, no round has anything written
     /// after it ended, every seed matches its hash.
@@ -382,6 +390,12 @@ pub trait Store {
 
     /// Every break and exclusion of `player`, oldest first.
     fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>>;
+
+    /// `player`'s reality-check schedule, if any.
+    fn reality_schedule(&self, player: &str) -> Result<Option<RealitySchedule>>;
+
+    /// Keeps `schedule` as its player's (replacing the one kept).
+    fn put_reality_schedule(&mut self, schedule: &RealitySchedule) -> Result<()>;
 
     /// Opens a group commit: the writing calls until [`Store::end_group`] are each all
     /// or nothing as usual (a failed call leaves no trace), but become durable together

@@ -139,8 +139,11 @@ pub struct UsageTotals {
     pub returned: i64,
     /// Cents deposited (play-money top-ups).
     pub deposited: i64,
-    /// Milliseconds seated.
+    /// Milliseconds logged in.
     pub play_ms: i64,
+    /// The latest time logged-in time was counted up to (the newest `play-ms` row's
+    /// time), if any row is in the span.
+    pub play_counted_to_ms: Option<i64>,
 }
 
 /// Why a player may not play.
@@ -204,7 +207,15 @@ impl Exclusion {
 }
 
 /// Adds the sum of one usage kind (as the books write it) to `t`.
-pub(crate) fn add_total(t: &mut UsageTotals, kind: &str, sum: i64) -> Result<(), String> {
+pub(crate) fn add_total(
+    t: &mut UsageTotals,
+    kind: &str,
+    sum: i64,
+    latest_ms: i64,
+) -> Result<(), String> {
+    if kind == "play-ms" {
+        t.play_counted_to_ms = t.play_counted_to_ms.max(Some(latest_ms));
+    }
     let slot = match kind {
         "stake" => &mut t.staked,
         "return" => &mut t.returned,
@@ -261,5 +272,36 @@ pub(crate) fn checked_exclusion(e: &Exclusion) -> crate::Result<Exclusion> {
     Ok(Exclusion {
         player,
         ..e.clone()
+    })
+}
+
+/// A player's reality-check schedule as the books keep it (one a player, shared by
+/// every server): the next check falls due `interval_mins` after `anchor_ms`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RealitySchedule {
+    /// The player.
+    pub player: String,
+    /// When their log-in session began (Unix ms, the server's clock).
+    pub login_ms: i64,
+    /// The first round of that session: the figures count rounds from it on.
+    pub first_round: crate::RoundId,
+    /// The interval the player chose (minutes, at least 1).
+    pub interval_mins: u32,
+    /// The log-in, or the last answer to a check.
+    pub anchor_ms: i64,
+}
+
+/// A schedule with its player's canonical name, checked: an interval of at least a
+/// minute.
+pub(crate) fn checked_schedule(s: &RealitySchedule) -> crate::Result<RealitySchedule> {
+    let player = crate::name::normalize_cow("player", &s.player)?.into_owned();
+    if s.interval_mins == 0 {
+        return Err(crate::StoreError::InvalidInput(
+            "a reality check's interval is at least a minute".to_string(),
+        ));
+    }
+    Ok(RealitySchedule {
+        player,
+        ..s.clone()
     })
 }

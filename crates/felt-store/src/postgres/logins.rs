@@ -176,6 +176,37 @@ pub(crate) fn touch_session(c: &mut Conn, token_sha256: &str, now_ms: i64) -> R<
     Ok(())
 }
 
+/// Every session of a login in the books.
+pub(crate) fn sessions_of(c: &mut Conn, name: &str) -> R<Vec<WebSession>> {
+    let rows = c.query(
+        "SELECT s.name, l.role, s.created_ms, s.last_seen_ms FROM web_sessions s \
+         JOIN logins l ON l.name = s.name WHERE s.name = $1 ORDER BY s.created_ms",
+        &[&name],
+    )?;
+    let mut out = Vec::new();
+    for r in &rows {
+        let name: String = get(r, 0)?;
+        let role: String = get(r, 1)?;
+        let role = Role::parse(&role)
+            .ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
+        out.push(WebSession {
+            name,
+            role,
+            created_ms: get(r, 2)?,
+            last_seen_ms: get(r, 3)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Ends every session of a login but `keep`; how many.
+pub(crate) fn close_sessions_of(c: &mut Conn, name: &str, keep: Option<&str>) -> R<u64> {
+    c.exec(
+        "DELETE FROM web_sessions WHERE name = $1 AND ($2::text IS NULL OR token_sha256 <> $2)",
+        &[&name, &keep],
+    )
+}
+
 /// Ends a session (log out, or timed out).
 pub(crate) fn close_session(c: &mut Conn, token_sha256: &str) -> R<()> {
     c.exec(

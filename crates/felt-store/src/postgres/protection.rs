@@ -4,8 +4,10 @@ use super::conn::{get, Conn};
 use super::error::{damaged, R};
 use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
 use crate::limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
+    UsageTotals,
 };
+use crate::RoundId;
 use ::postgres::Row;
 
 /// Appends an entry; returns its number.
@@ -105,14 +107,15 @@ pub(crate) fn add_usage(
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &mut Conn, player: &str, since_ms: i64) -> R<UsageTotals> {
     let rows = c.query(
-        "SELECT kind, SUM(amount)::bigint FROM limit_usage WHERE player = $1 AND at_ms >= $2 \
+        "SELECT kind, SUM(amount)::bigint, MAX(at_ms) FROM limit_usage \
+         WHERE player = $1 AND at_ms >= $2 \
          GROUP BY kind",
         &[&player, &since_ms],
     )?;
     let mut t = UsageTotals::default();
     for r in &rows {
         let kind: String = get(r, 0)?;
-        crate::limits::add_total(&mut t, &kind, get(r, 1)?).map_err(damaged)?;
+        crate::limits::add_total(&mut t, &kind, get(r, 1)?, get(r, 2)?).map_err(damaged)?;
     }
     Ok(t)
 }
@@ -154,4 +157,44 @@ pub(crate) fn exclusions(c: &mut Conn, player: &str) -> R<Vec<Exclusion>> {
             })
         })
         .collect()
+}
+
+/// A player's reality-check schedule.
+pub(crate) fn reality_schedule(c: &mut Conn, player: &str) -> R<Option<RealitySchedule>> {
+    let Some(r) = c.opt(
+        "SELECT login_ms, first_round, interval_mins, anchor_ms FROM reality_checks \
+         WHERE player = $1",
+        &[&player],
+    )?
+    else {
+        return Ok(None);
+    };
+    let interval: i64 = get(&r, 2)?;
+    Ok(Some(RealitySchedule {
+        player: player.to_string(),
+        login_ms: get(&r, 0)?,
+        first_round: RoundId(get(&r, 1)?),
+        interval_mins: u32::try_from(interval)
+            .map_err(|_| damaged(format!("a reality check every {interval} minutes")))?,
+        anchor_ms: get(&r, 3)?,
+    }))
+}
+
+/// Keeps a player's reality-check schedule, replacing theirs.
+pub(crate) fn put_reality_schedule(c: &mut Conn, s: &RealitySchedule) -> R<()> {
+    let interval = i64::from(s.interval_mins);
+    c.exec(
+        "INSERT INTO reality_checks (player, login_ms, first_round, interval_mins, anchor_ms) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player) DO UPDATE SET \
+         login_ms = EXCLUDED.login_ms, first_round = EXCLUDED.first_round, \
+         interval_mins = EXCLUDED.interval_mins, anchor_ms = EXCLUDED.anchor_ms",
+        &[
+            &s.player,
+            &s.login_ms,
+            &s.first_round.0,
+            &interval,
+            &s.anchor_ms,
+        ],
+    )?;
+    Ok(())
 }

@@ -65,10 +65,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "audit log; player limits, what counts against them, breaks and exclusions",
         sql: V8,
     },
+    Migration {
+        version: 9,
+        name: "each player's reality-check schedule, shared by the servers",
+        sql: V9,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 8;
+pub const LATEST: i64 = 9;
 
 /// The comment on `schema_migrations` that marks a database as felt's.
 pub const MARK: &str = "felt books: schema migrations";
@@ -609,3 +614,17 @@ pub(crate) fn verify(c: &mut Conn) -> R<()> {
     }
     Ok(())
 }
+
+const V9: &str = r#"
+-- Each player's reality-check schedule, at the server's clock (Unix ms): when their
+-- log-in session began and its first round (the figures count from it), the interval
+-- they chose, and the log-in or the last answer, from which the next check falls due.
+-- One row a player, replaced at each log-in and answer.
+CREATE TABLE reality_checks (
+    player        TEXT PRIMARY KEY,
+    login_ms      BIGINT NOT NULL,
+    first_round   BIGINT NOT NULL,
+    interval_mins BIGINT NOT NULL CHECK (interval_mins >= 1),
+    anchor_ms     BIGINT NOT NULL
+);
+"#;

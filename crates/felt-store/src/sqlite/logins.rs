@@ -187,6 +187,45 @@ pub(crate) fn touch_session(c: &Connection, token_sha256: &str, now_ms: i64) -> 
     Ok(())
 }
 
+/// Every session of a login in the books.
+pub(crate) fn sessions_of(c: &Connection, name: &str) -> R<Vec<WebSession>> {
+    let mut st = c.prepare_cached(
+        "SELECT s.name, l.role, s.created_ms, s.last_seen_ms FROM web_sessions s \
+         JOIN logins l ON l.name = s.name WHERE s.name = ?1 ORDER BY s.created_ms",
+    )?;
+    let rows = st.query_map([name], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+            r.get::<_, i64>(3)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (name, role, created_ms, last_seen_ms) = row?;
+        let role = Role::parse(&role)
+            .ok_or_else(|| damaged(format!("login `{name}` has role `{role}`")))?;
+        out.push(WebSession {
+            name,
+            role,
+            created_ms,
+            last_seen_ms,
+        });
+    }
+    Ok(out)
+}
+
+/// Ends every session of a login but `keep`; how many.
+pub(crate) fn close_sessions_of(c: &Connection, name: &str, keep: Option<&str>) -> R<u64> {
+    let n = c
+        .prepare_cached(
+            "DELETE FROM web_sessions WHERE name = ?1 AND (?2 IS NULL OR token_sha256 <> ?2)",
+        )?
+        .execute(params![name, keep])?;
+    Ok(n as u64)
+}
+
 /// Ends a session (log out, or timed out).
 pub(crate) fn close_session(c: &Connection, token_sha256: &str) -> R<()> {
     c.prepare_cached("DELETE FROM web_sessions WHERE token_sha256 = ?1")?

@@ -30,7 +30,7 @@ use crate::books::BooksReport;
 use crate::error::{Result, StoreError};
 use crate::lease::{checked_statuses, checked_tables, TableLease, TableStatus};
 use crate::ledger::{balances_after, too_large, Limit};
-use crate::limits::{Exclusion, LimitChange, UsageKind, UsageTotals};
+use crate::limits::{Exclusion, LimitChange, RealitySchedule, UsageKind, UsageTotals};
 use crate::login::{LockPolicy, Login, NewLogin, Role, WebSession};
 use crate::model::{
     canonical_movements, seed_hash, sha256_hex, validate_json, Account, Balance, Ended, MeterInfo,
@@ -1284,6 +1284,16 @@ impl Store for SqliteStore {
         self.write(|tx| logins::close_session(tx, token_sha256))
     }
 
+    fn web_sessions_of(&self, name: &str) -> Result<Vec<WebSession>> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.read(|c| logins::sessions_of(c, &name))
+    }
+
+    fn close_web_sessions_of(&mut self, name: &str, keep: Option<&str>) -> Result<u64> {
+        let name = crate::name::normalize_cow("player", name)?;
+        self.write(|tx| logins::close_sessions_of(tx, &name, keep))
+    }
+
     fn wallet_calls(&self, query: &WalletQuery) -> Result<Vec<WalletCall>> {
         self.read(|c| wallet::list(c, query))
     }
@@ -1342,6 +1352,16 @@ impl Store for SqliteStore {
     fn exclusions(&self, player: &str) -> Result<Vec<Exclusion>> {
         let name = crate::name::normalize_cow("player", player)?;
         self.read(|c| protection::exclusions(c, &name))
+    }
+
+    fn reality_schedule(&self, player: &str) -> Result<Option<RealitySchedule>> {
+        let name = crate::name::normalize_cow("player", player)?;
+        self.read(|c| protection::reality_schedule(c, &name))
+    }
+
+    fn put_reality_schedule(&mut self, schedule: &RealitySchedule) -> Result<()> {
+        let schedule = crate::limits::checked_schedule(schedule)?;
+        self.write(|tx| protection::put_reality_schedule(tx, &schedule))
     }
 
     fn claim_tables(

@@ -3,9 +3,11 @@
 use super::{damaged, R};
 use crate::audit_log::{AuditEntry, AuditQuery, NewAuditEntry};
 use crate::limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, UsageKind, UsageTotals,
+    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
+    UsageTotals,
 };
-use rusqlite::{params, Connection, Row};
+use crate::RoundId;
+use rusqlite::{params, Connection, OptionalExtension, Row};
 
 /// Appends an entry; returns its number.
 pub(crate) fn append_audit(c: &Connection, e: &NewAuditEntry<'_>) -> R<i64> {
@@ -109,16 +111,20 @@ pub(crate) fn add_usage(
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &Connection, player: &str, since_ms: i64) -> R<UsageTotals> {
     let mut st = c.prepare_cached(
-        "SELECT kind, SUM(amount) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
+        "SELECT kind, SUM(amount), MAX(at_ms) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
          GROUP BY kind",
     )?;
     let rows = st.query_map(params![player, since_ms], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, i64>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
     })?;
     let mut t = UsageTotals::default();
     for row in rows {
-        let (kind, sum) = row?;
-        crate::limits::add_total(&mut t, &kind, sum).map_err(damaged)?;
+        let (kind, sum, latest) = row?;
+        crate::limits::add_total(&mut t, &kind, sum, latest).map_err(damaged)?;
     }
     Ok(t)
 }
@@ -158,4 +164,52 @@ pub(crate) fn exclusions(c: &Connection, player: &str) -> R<Vec<Exclusion>> {
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A player's reality-check schedule.
+pub(crate) fn reality_schedule(c: &Connection, player: &str) -> R<Option<RealitySchedule>> {
+    let found = c
+        .prepare_cached(
+            "SELECT login_ms, first_round, interval_mins, anchor_ms FROM reality_checks \
+             WHERE player = ?1",
+        )?
+        .query_row([player], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })
+        .optional()?;
+    found
+        .map(|(login_ms, first_round, interval, anchor_ms)| {
+            Ok(RealitySchedule {
+                player: player.to_string(),
+                login_ms,
+                first_round: RoundId(first_round),
+                interval_mins: u32::try_from(interval)
+                    .map_err(|_| damaged(format!("a reality check every {interval} minutes")))?,
+                anchor_ms,
+            })
+        })
+        .transpose()
+}
+
+/// Keeps a player's reality-check schedule, replacing theirs.
+pub(crate) fn put_reality_schedule(c: &Connection, s: &RealitySchedule) -> R<()> {
+    c.prepare_cached(
+        "INSERT INTO reality_checks (player, login_ms, first_round, interval_mins, anchor_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (player) DO UPDATE SET \
+         login_ms = excluded.login_ms, first_round = excluded.first_round, \
+         interval_mins = excluded.interval_mins, anchor_ms = excluded.anchor_ms",
+    )?
+    .execute(params![
+        s.player,
+        s.login_ms,
+        s.first_round.0,
+        s.interval_mins,
+        s.anchor_ms
+    ])?;
+    Ok(())
 }

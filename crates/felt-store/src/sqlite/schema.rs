@@ -61,10 +61,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "audit log; player limits, what counts against them, breaks and exclusions",
         sql: V8,
     },
+    Migration {
+        version: 9,
+        name: "each player's reality-check schedule, shared by the servers",
+        sql: V9,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 8;
+pub const LATEST: i64 = 9;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -401,4 +406,18 @@ CREATE TRIGGER exclusions_no_update BEFORE UPDATE ON exclusions
 BEGIN SELECT RAISE(ABORT, 'felt: an exclusion is never changed'); END;
 CREATE TRIGGER exclusions_no_delete BEFORE DELETE ON exclusions
 BEGIN SELECT RAISE(ABORT, 'felt: an exclusion is never deleted'); END;
+"#;
+
+const V9: &str = r#"
+-- Each player's reality-check schedule, at the server's clock (Unix ms): when their
+-- log-in session began and its first round (the figures count from it), the interval
+-- they chose, and the log-in or the last answer, from which the next check falls due.
+-- One row a player, replaced at each log-in and answer.
+CREATE TABLE reality_checks (
+    player        TEXT PRIMARY KEY,
+    login_ms      INTEGER NOT NULL,
+    first_round   INTEGER NOT NULL,
+    interval_mins INTEGER NOT NULL CHECK (interval_mins >= 1),
+    anchor_ms     INTEGER NOT NULL
+);
 "#;

@@ -114,3 +114,30 @@ pub fn a_web_session_stands_for_its_login_until_closed_and_roles_change_only_by_
     assert!(s.open_web_session(&"b".repeat(64), "nobody", 1).is_err());
     assert!(s.web_session(&"b".repeat(64)).unwrap().is_none());
 }
+
+pub fn every_session_of_a_login_is_listed_and_closed_but_the_one_kept(s: &mut Books) {
+    s.create_login(&new("erin", 0)).unwrap();
+    s.create_login(&new("fay", 0)).unwrap();
+    let (a, b, c, f) = (
+        "a".repeat(64),
+        "b".repeat(64),
+        "c".repeat(64),
+        "f".repeat(64),
+    );
+    s.open_web_session(&a, "erin", 1_000).unwrap();
+    s.open_web_session(&b, "erin", 2_000).unwrap();
+    s.open_web_session(&c, "erin", 3_000).unwrap();
+    s.open_web_session(&f, "fay", 4_000).unwrap();
+    let all = s.web_sessions_of("erin").unwrap();
+    let opened: Vec<i64> = all.iter().map(|w| w.created_ms).collect();
+    assert_eq!(opened, vec![1_000, 2_000, 3_000]);
+    assert_eq!(s.close_web_sessions_of("erin", Some(&b)).unwrap(), 2);
+    assert!(s.web_session(&a).unwrap().is_none());
+    assert!(s.web_session(&b).unwrap().is_some(), "the kept one stands");
+    assert!(
+        s.web_session(&f).unwrap().is_some(),
+        "another login's stands"
+    );
+    assert_eq!(s.close_web_sessions_of("erin", None).unwrap(), 1);
+    assert!(s.web_sessions_of("erin").unwrap().is_empty());
+}

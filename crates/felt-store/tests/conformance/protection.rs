@@ -4,7 +4,7 @@
 use crate::Books;
 use felt_store::{
     AuditQuery, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, NewAuditEntry,
-    StoreError, UsageKind, UsageTotals,
+    RealitySchedule, RoundId, StoreError, UsageKind, UsageTotals,
 };
 
 fn entry<'a>(at_ms: i64, actor: &'a str, subject: &'a str) -> NewAuditEntry<'a> {
@@ -123,7 +123,8 @@ pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
             staked: 11_00,
             returned: 4_00,
             deposited: 500_00,
-            play_ms: 60_000
+            play_ms: 60_000,
+            play_counted_to_ms: Some(2_000),
         }
     );
     assert_eq!(s.usage_since("alice", 2_500).unwrap().staked, 1_00);
@@ -178,4 +179,43 @@ pub fn exclusions_are_kept_with_who_set_them_and_never_end_before_they_start(s: 
         assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
     }
     assert_eq!(s.exclusions("alice").unwrap().len(), 2);
+}
+
+pub fn a_reality_check_schedule_is_kept_one_a_player_and_replaced(s: &mut Books) {
+    let at = |login_ms: i64, interval_mins: u32, anchor_ms: i64| RealitySchedule {
+        player: "alice".to_string(),
+        login_ms,
+        first_round: RoundId(7),
+        interval_mins,
+        anchor_ms,
+    };
+    assert_eq!(s.reality_schedule("alice").unwrap(), None);
+    s.put_reality_schedule(&at(1_000, 60, 1_000)).unwrap();
+    s.put_reality_schedule(&RealitySchedule {
+        player: "bob".to_string(),
+        ..at(5, 15, 5)
+    })
+    .unwrap();
+    s.put_reality_schedule(&at(1_000, 30, 9_000)).unwrap();
+    assert_eq!(
+        s.reality_schedule("alice").unwrap(),
+        Some(at(1_000, 30, 9_000))
+    );
+    assert_eq!(
+        s.reality_schedule("bob").unwrap().unwrap().interval_mins,
+        15
+    );
+    assert!(s.put_reality_schedule(&at(1_000, 0, 9_000)).is_err());
+    let other = s.another();
+    assert_eq!(
+        other.reality_schedule("alice").unwrap(),
+        Some(at(1_000, 30, 9_000)),
+        "another store on the books (another server) sees the same"
+    );
+    s.reopen();
+    assert_eq!(
+        s.reality_schedule("alice").unwrap(),
+        Some(at(1_000, 30, 9_000)),
+        "kept in the books"
+    );
 }
