@@ -193,6 +193,14 @@ fn optimal_split_of_eights_with_resplits_matches_every_ordered_deal() {
     check([1, 1, 1, 0, 1, 1, 0, 6, 1, 9], 7, &[9, 5], 2..=3);
 }
 
+/// Four hands, the most the optimal split computes, every resplit a choice (a
+/// shoe of an ace, a two, eights and tens keeps the enumeration of every
+/// ordered deal CI-sized).
+#[test]
+fn optimal_split_of_eights_to_four_hands_matches_every_ordered_deal() {
+    check([1, 1, 0, 0, 0, 0, 0, 6, 0, 11], 7, &[9], 4..=4);
+}
+
 #[test]
 fn optimal_split_of_aces_matches_every_ordered_deal() {
     check([5, 0, 0, 0, 1, 2, 0, 0, 1, 12], 0, &[9, 5], 2..=4);
@@ -231,6 +239,28 @@ fn optimal_split_beats_every_post_split_model_it_contains() {
             }
         }
     }
+}
+
+/// Eric Farmer's `blackjack_split` (github.com/possibly-wrong/blackjack, commit
+/// a1f7dbb, `src/pdf/blackjack_split.cpp` built with `g++ -O2`), run here with the
+/// answers `22 0 0 1 1 1` (hash exponent, no ENHC, S17, DAS, double any two, one
+/// split) then shoe `4 4 4 4 4 4 4 4 4 16`, pair 8, up 10, printed
+/// `E(split)= -0.49605749674594107` (328555 states, 0.52 s): the value of splitting
+/// eights against a ten at one deck with every decision on every card seen,
+/// unconditioned on the dealer natural, which costs the round one unit (the peek).
+#[test]
+fn optimal_split_of_eights_against_a_ten_at_one_deck_is_farmers_figure() {
+    let r = MainGameRules {
+        decks: 1,
+        dealer_hits_soft_17: false,
+        surrender: Surrender::None,
+        max_split_hands: 2,
+        ..MainGameRules::default()
+    };
+    let got = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10)
+        .unwrap()
+        .ev;
+    assert!((got - -0.496_057_496_745_941_1).abs() < 1e-12, "{got}");
 }
 
 #[test]
