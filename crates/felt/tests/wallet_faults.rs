@@ -332,3 +332,99 @@ fn a_round_resumed_after_a_kill_is_closed_by_its_credit_as_usual() {
     );
     s.stop_and_check();
 }
+
+#[test]
+fn a_closing_credit_waits_for_a_debit_of_its_round_whose_fate_is_unknown() {
+    use felt_server::wallet::outbox::{now_ms, OutboxWorker, RetryPolicy, SharedStore};
+    use felt_server::wallet::Outcome;
+    use felt_store::{debit_id, NewRound, NewWalletCall, SqliteStore, Step, Store, WalletAnswer};
+    let rt = faults::runtime();
+    let op = rt.block_on(Operator::start(&[("p-1", "p-1", 250_00)]));
+    let client = op.client(SECRET, &Default::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut books = SqliteStore::open(dir.path().join("felt.db")).unwrap();
+    let table = NewRound {
+        game_id: "blazing-7s".into(),
+        table_id: "online/t".into(),
+        ..NewRound::default()
+    };
+    let round = books.begin_round(&table).unwrap();
+    let debit = |n: u32, bet: &str| NewWalletCall {
+        transaction_id: debit_id(round, 0, n),
+        kind: WalletCallKind::Debit,
+        player: "p-1".into(),
+        amount: felt_core::Money::cents(10_00),
+        detail_json: format!(
+            r#"{{"wagers":[{{"spot":1,"bet":"{bet}","amount":"10.00"}}],"jackpot":[]}}"#
+        ),
+    };
+    // The bet, taken; then a double, sent, taken by the operator, and its answer lost
+    // with the server that sent it (its due time is when that server's wait ends).
+    for (n, bet) in [(1, "main"), (2, "double")] {
+        let call = debit(n, bet);
+        books
+            .record_wallet_calls(round, std::slice::from_ref(&call))
+            .unwrap();
+        books
+            .wallet_attempt(&call.transaction_id, now_ms() + 60_000)
+            .unwrap();
+        let sent = felt_server::wallet::outbox::outbound(
+            &books
+                .wallet_calls(&WalletQuery {
+                    round: Some(round),
+                    ..WalletQuery::default()
+                })
+                .unwrap()[usize::try_from(n).unwrap() - 1],
+        )
+        .unwrap();
+        let felt_server::wallet::outbox::Outbound::Debit(d) = sent else {
+            panic!("a debit")
+        };
+        let Outcome::Answered(a) = rt.block_on(client.send(&d)) else {
+            panic!("the operator took the debit")
+        };
+        if n == 1 {
+            let answer = WalletAnswer::Acknowledged {
+                balance: a.balance.0,
+            };
+            books.wallet_answer(&call.transaction_id, &answer).unwrap();
+        }
+    }
+    // The round, resumed without the double, ends: its closing credit pays nothing.
+    let credit = NewWalletCall {
+        transaction_id: felt_store::credit_id(round, 0),
+        kind: WalletCallKind::Credit,
+        player: "p-1".into(),
+        amount: felt_core::Money::ZERO,
+        detail_json: r#"{"round_closed":true,"wins":[],"jackpot_award":null}"#.into(),
+    };
+    let last = Step {
+        wallet: vec![credit],
+        ..Step::default()
+    };
+    books.finish_round(round, &last, "{}", None).unwrap();
+    let shared: SharedStore = std::sync::Arc::new(std::sync::Mutex::new(Box::new(books)));
+    let worker = OutboxWorker::new(shared, client, RetryPolicy::default());
+    let first = rt.block_on(worker.pass(now_ms())).unwrap();
+    assert_eq!(
+        first.held, 1,
+        "the credit waits for the double's fate: {first:?}"
+    );
+    // Once the double's wait is over it is lost, rolled back, and then the round closes.
+    for _ in 0..4 {
+        rt.block_on(worker.pass(now_ms() + 61_000)).unwrap();
+    }
+    let at_operator: Vec<String> = rt
+        .block_on(op.wallet.with_books(|b| b.transactions()))
+        .unwrap()
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    let id = |s: &str| format!("felt-{}-s1-{s}", round.0);
+    assert_eq!(
+        at_operator,
+        [id("d1"), id("d2"), id("d2-rollback"), id("c")],
+        "the closing credit is the round's last call"
+    );
+    assert_eq!(rt.block_on(op.balance("p-1")).as_cents(), 240_00);
+}
