@@ -333,6 +333,53 @@ fn a_round_resumed_after_a_kill_is_closed_by_its_credit_as_usual() {
     s.stop_and_check();
 }
 
+/// Waits for the server's next renewal of table `t`'s lease, then gives the lease to
+/// another server (as a takeover does when this one seems dead).
+fn take_the_table_over(s: &Single) {
+    let c = rusqlite::Connection::open(s.db()).unwrap();
+    c.busy_timeout(Duration::from_secs(10)).unwrap();
+    let expires = || -> i64 {
+        c.query_row(
+            "SELECT expires_ms FROM table_leases WHERE table_id = 'online/t'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let was = expires();
+    let began = Instant::now();
+    while expires() == was {
+        assert!(began.elapsed() < Duration::from_secs(10), "no renewal");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let stolen = c
+        .execute(
+            "UPDATE table_leases SET server = 'another', url = 'http://127.0.0.1:9', \
+             epoch = epoch + 1, expires_ms = expires_ms + 3600000 WHERE table_id = 'online/t'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(stolen, 1);
+}
+
+#[test]
+fn a_debit_taken_after_its_table_moved_to_another_server_is_rolled_back() {
+    let s = Single::start();
+    let release = a_debit_held_at_the_operator(&s);
+    // The table moves while the operator takes the debit: its answer reaches a
+    // server that may no longer step the bet into the round.
+    take_the_table_over(&s);
+    release.send(()).unwrap();
+    let calls = s.calls_until("the debit rolled back", |calls| {
+        calls
+            .iter()
+            .any(|c| c.kind == WalletCallKind::Rollback && c.state == WalletState::Acknowledged)
+    });
+    assert_eq!(calls[0].kind, WalletCallKind::Debit, "{calls:#?}");
+    assert_eq!(calls[0].state, WalletState::RolledBack, "{calls:#?}");
+    assert_eq!(s.rt.block_on(s.op.balance("p-1")).as_cents(), 250_00);
+}
+
 #[test]
 fn a_closing_credit_waits_for_a_debit_of_its_round_whose_fate_is_unknown() {
     use felt_server::wallet::outbox::{now_ms, OutboxWorker, RetryPolicy, SharedStore};
