@@ -196,6 +196,12 @@ fn bet(v: &Value, id: &str) -> Value {
 fn a_debit_held_at_the_operator(s: &Single) -> std::sync::mpsc::Sender<()> {
     let (mut c, _) = s.seated();
     let release = s.rt.block_on(s.op.hold());
+    bet_sent(s, &mut c);
+    release
+}
+
+/// Bets 10.00 once betting is open; returns once felt has sent the debit.
+fn bet_sent(s: &Single, c: &mut Conn) {
     s.rt.block_on(async {
         let v = c
             .until(10, |v| v["type"] == "view" && v["you"]["may_bet"] == true)
@@ -203,25 +209,26 @@ fn a_debit_held_at_the_operator(s: &Single) -> std::sync::mpsc::Sender<()> {
         c.send(bet(&v, "b1")).await.unwrap();
         c.until(10, |v| v["type"] == "pending").await;
     });
-    release
 }
 
 #[test]
 fn a_debit_sent_and_never_answered_before_a_kill_is_rolled_back_after_the_restart() {
     let mut s = Single::start();
-    let release = a_debit_held_at_the_operator(&s);
-    s.kill();
-    // The operator takes the debit after felt died (its answer has nowhere to go).
-    release.send(()).unwrap();
-    let debit_taken = || s.rt.block_on(s.op.balance("p-1")).as_cents() == 240_00;
+    // The operator takes the debit, then answers a byte at a time for a minute.
+    let (mut c, _) = s.seated();
+    s.op.faults(&["slow=60000"]);
+    bet_sent(&s, &mut c);
     let began = Instant::now();
-    while !debit_taken() {
+    while s.rt.block_on(s.op.balance("p-1")).as_cents() != 240_00 {
         assert!(
-            began.elapsed() < Duration::from_secs(10),
+            began.elapsed() < Duration::from_secs(20),
             "the operator never took the debit"
         );
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
+    // felt dies before the answer has come.
+    s.kill();
+    s.op.faults(&["none"]);
     let at_start = s.calls();
     assert_eq!(at_start.len(), 1, "{at_start:#?}");
     let debit = &at_start[0];
