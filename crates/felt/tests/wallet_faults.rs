@@ -387,22 +387,29 @@ fn a_debit_taken_after_its_table_moved_to_another_server_is_rolled_back() {
     assert_eq!(s.rt.block_on(s.op.balance("p-1")).as_cents(), 250_00);
 }
 
+/// New SQLite books in `dir` with an open round at table `t`.
+fn books_with_a_round(dir: &tempfile::TempDir) -> (felt_store::SqliteStore, felt_store::RoundId) {
+    use felt_store::Store;
+    let mut books = felt_store::SqliteStore::open(dir.path().join("felt.db")).unwrap();
+    let table = felt_store::NewRound {
+        game_id: "blazing-7s".into(),
+        table_id: "online/t".into(),
+        ..felt_store::NewRound::default()
+    };
+    let round = books.begin_round(&table).unwrap();
+    (books, round)
+}
+
 #[test]
 fn a_closing_credit_waits_for_a_debit_of_its_round_whose_fate_is_unknown() {
     use felt_server::wallet::outbox::{now_ms, OutboxWorker, RetryPolicy, SharedStore};
     use felt_server::wallet::Outcome;
-    use felt_store::{debit_id, NewRound, NewWalletCall, SqliteStore, Step, Store, WalletAnswer};
+    use felt_store::{debit_id, NewWalletCall, Step, Store, WalletAnswer};
     let rt = faults::runtime();
     let op = rt.block_on(Operator::start(&[("p-1", "p-1", 250_00)]));
     let client = op.client(SECRET, &Default::default());
     let dir = tempfile::tempdir().unwrap();
-    let mut books = SqliteStore::open(dir.path().join("felt.db")).unwrap();
-    let table = NewRound {
-        game_id: "blazing-7s".into(),
-        table_id: "online/t".into(),
-        ..NewRound::default()
-    };
-    let round = books.begin_round(&table).unwrap();
+    let (mut books, round) = books_with_a_round(&dir);
     let debit = |n: u32, bet: &str| NewWalletCall {
         transaction_id: debit_id(round, 0, n),
         kind: WalletCallKind::Debit,
@@ -481,4 +488,41 @@ fn a_closing_credit_waits_for_a_debit_of_its_round_whose_fate_is_unknown() {
         "the closing credit is the round's last call"
     );
     assert_eq!(rt.block_on(op.balance("p-1")).as_cents(), 240_00);
+}
+
+#[test]
+fn a_player_whose_debits_were_all_rolled_back_still_gets_the_rounds_closing_credit() {
+    use felt_store::{debit_id, NewWalletCall, Step, Store, WalletAnswer};
+    let dir = tempfile::tempdir().unwrap();
+    let (mut books, round) = books_with_a_round(&dir);
+    let bet = NewWalletCall {
+        transaction_id: debit_id(round, 0, 1),
+        kind: WalletCallKind::Debit,
+        player: "p-1".into(),
+        amount: felt_core::Money::cents(10_00),
+        detail_json: r#"{"wagers":[],"jackpot":[]}"#.into(),
+    };
+    books.record_wallet_calls(round, &[bet]).unwrap();
+    let lost = WalletAnswer::Lost {
+        detail: "timeout".into(),
+    };
+    books.wallet_answer(&debit_id(round, 0, 1), &lost).unwrap();
+    // The round plays on without the bet (others' bets) and finishes: nothing paid p-1.
+    books
+        .finish_round(round, &Step::default(), "{}", None)
+        .unwrap();
+    let credits: Vec<WalletCall> = books
+        .wallet_calls(&WalletQuery::default())
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.kind == WalletCallKind::Credit)
+        .collect();
+    assert_eq!(
+        credits.len(),
+        1,
+        "the round ends at the operator for p-1 too"
+    );
+    assert_eq!(credits[0].player, "p-1");
+    assert_eq!(credits[0].amount, felt_core::Money::ZERO);
+    assert!(credits[0].detail_json.contains(r#""round_closed":true"#));
 }
