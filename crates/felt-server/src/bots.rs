@@ -671,7 +671,7 @@ impl Bot {
 }
 
 /// How many cards lie face up on the table.
-fn cards_on_table(v: &Value) -> usize {
+pub fn cards_on_table(v: &Value) -> usize {
     let hands: usize = v["round"]["spots"]
         .as_array()
         .into_iter()

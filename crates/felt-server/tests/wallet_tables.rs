@@ -34,20 +34,7 @@ async fn operator(players: &[(&str, i64)]) -> Operator {
 
 /// Holds the operator's books (every call waits) until the sender is used.
 async fn hold(op: &Operator) -> std::sync::mpsc::Sender<()> {
-    let (release, wait) = std::sync::mpsc::channel::<()>();
-    let (taken, held) = tokio::sync::oneshot::channel::<()>();
-    let wallet = op.wallet.clone();
-    tokio::spawn(async move {
-        wallet
-            .with_books(move |_| {
-                let _ = taken.send(());
-                let _ = wait.recv();
-                Ok(())
-            })
-            .await
-    });
-    held.await.unwrap();
-    release
+    op.hold().await
 }
 
 /// Blocks or unblocks a player at the operator.
@@ -98,14 +85,7 @@ fn table(name: &str, decision_secs: u32) -> String {
 
 /// A launch link of the operator for `player` at `table`.
 async fn launch_link(op: &Operator, server: &Running, player: &str, table: &str) -> String {
-    let p = player.to_string();
-    let expires = felt_server::wallet::signature::unix_now() + 60;
-    let token = op
-        .wallet
-        .with_books(move |b| b.launch_token(&p, expires))
-        .await
-        .unwrap();
-    felt_server::operator_demo::launch_link(&server.url, &token, table).unwrap()
+    op.launch_link(&server.url, player, table).await
 }
 
 /// Follows a launch link: the answer (not followed further).

@@ -161,6 +161,25 @@ pub struct LedgerRow {
     pub delta: Money,
 }
 
+/// A transaction as the operator keeps it, with its first answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransactionRow {
+    /// felt's transaction id.
+    pub id: String,
+    /// `debit`, `credit` or `rollback`.
+    pub call: String,
+    /// The player.
+    pub player: String,
+    /// felt's round.
+    pub round: String,
+    /// The call's body without its `request_id`, as first received.
+    pub content: String,
+    /// The status of the first answer (200: done).
+    pub status: u16,
+    /// For a debit, whether a rollback gave its money back.
+    pub rolled_back: bool,
+}
+
 /// The operator's books.
 pub struct DemoBooks {
     conn: Connection,
@@ -260,6 +279,29 @@ impl DemoBooks {
                     player: r.get(2)?,
                     round: r.get(3)?,
                     delta: Money::cents(r.get(4)?),
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Every transaction, in the order it first arrived (the operator staff's view for
+    /// reconciling with felt's rounds).
+    pub fn transactions(&self) -> Result<Vec<TransactionRow>, BooksError> {
+        let mut st = self.conn.prepare(
+            "SELECT id, call, player, round, content, status, rolled_back FROM transactions \
+             ORDER BY rowid",
+        )?;
+        let rows = st
+            .query_map([], |r| {
+                Ok(TransactionRow {
+                    id: r.get(0)?,
+                    call: r.get(1)?,
+                    player: r.get(2)?,
+                    round: r.get(3)?,
+                    content: r.get(4)?,
+                    status: r.get(5)?,
+                    rolled_back: r.get(6)?,
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -14,9 +14,27 @@ use crate::wallet::outbox::{answer_of, now_ms};
 use crate::wallet::table::{self as wt, Answered, Stake};
 use felt_core::{Action, Money};
 use felt_session::journal::{self, Closing, Extra};
-use felt_store::{debit_id, RoundId, WalletCallKind, WalletQuery, WalletState};
+use felt_store::{debit_id, RoundId, WalletAnswer, WalletCallKind, WalletQuery, WalletState};
 use serde_json::json;
 use std::time::{Duration, Instant};
+
+/// Why a debit the operator took is refused all the same.
+const UNUSED: &str = "the operator's answer came too late for the round: nothing was staked \
+                      (the debit is rolled back)";
+
+/// Whether debit `id` of `round` still awaits its answer in the books (not marked lost
+/// by an outbox worker meanwhile).
+fn still_pending(s: &mut dyn felt_store::Store, round: RoundId, id: &str) -> Result<bool, String> {
+    let query = WalletQuery {
+        round: Some(round),
+        state: Some(WalletState::Pending),
+        ..WalletQuery::default()
+    };
+    let calls = s.wallet_calls(&query).map_err(|e| e.to_string())?;
+    Ok(calls
+        .iter()
+        .any(|c| c.transaction_id == id && c.rollback.is_none()))
+}
 
 /// How soon a timer that waits for a debit looks again.
 const RECHECK: Duration = Duration::from_millis(50);
@@ -231,72 +249,98 @@ impl Actor {
         };
         let answer = answer_of(WalletCallKind::Debit, a.outcome.clone());
         let tx = a.transaction_id.clone();
-        let call = self
-            .books
+        if let WalletAnswer::Acknowledged { balance } = answer {
+            return self.step_funded(&tx, d, balance);
+        }
+        self.books
             .with(|s| s.wallet_answer(&tx, &answer))
             .map_err(|e| e.to_string())?;
-        let taken = call.state == WalletState::Acknowledged && call.rollback.is_none();
-        if let (Some(w), Some(b)) = (&self.wallet, call.balance) {
-            w.balances.set(&d.player, b);
-        }
-        if !taken {
-            let (code, m) = match &a.outcome {
-                Outcome::Refused(r) => (
-                    wt::code_of(r.error),
-                    format!("the operator refused it: {}", r.message),
-                ),
-                _ => (
-                    Code::WalletUnavailable,
-                    "the operator's wallet did not answer in time: nothing was staked (the debit \
-                     is rolled back)"
-                        .to_string(),
-                ),
-            };
-            self.refuse(d.conn, code, &m, Some(&d.id));
-            if code == Code::PlayerBlocked {
-                // The operator says the player may not play: the seat ends (at once,
-                // or when the round the player is in ends).
-                self.end_seat(&d.player, m)?;
-                // A round its refused debits wrote, with nobody left to bet in it, is
-                // voided now rather than at the window's close: whoever sits next
-                // starts a new window.
-                let unbet = self.round.as_ref().is_some_and(|r| r.bet.is_empty());
-                if unbet && self.debits.is_empty() && self.seats.iter().all(Option::is_none) {
-                    self.void_unbet()?;
-                    self.timer = None;
-                    self.broadcast(&[], None);
-                }
-            }
-            if matches!(d.staking, Staking::Act(_)) {
-                // The hand stays to play: its decision timer starts again.
-                if let Some(r) = self.round.as_mut() {
-                    r.timed = None;
-                }
-                return self.after_step(Vec::new(), None);
-            }
-            self.broadcast(&[], None);
-            return Ok(());
-        }
-        self.step_funded(&tx, d)
+        let (code, m) = match &a.outcome {
+            Outcome::Refused(r) => (
+                wt::code_of(r.error),
+                format!("the operator refused it: {}", r.message),
+            ),
+            _ => (
+                Code::WalletUnavailable,
+                "the operator's wallet did not answer in time: nothing was staked (the debit \
+                 is rolled back)"
+                    .to_string(),
+            ),
+        };
+        self.debit_not_taken(d, code, m)
     }
 
-    /// Steps an acknowledged debit's bet or action into the round, with its money.
-    fn step_funded(&mut self, debit: &str, d: InFlight) -> Result<(), Fatal> {
+    /// A debit refused, lost, or taken and not used: the bet or action is refused with
+    /// `code` and `m` (the books roll a lost or unused one back).
+    fn debit_not_taken(&mut self, d: InFlight, code: Code, m: String) -> Result<(), Fatal> {
+        self.refuse(d.conn, code, &m, Some(&d.id));
+        if code == Code::PlayerBlocked {
+            // The operator says the player may not play: the seat ends (at once, or
+            // when the round the player is in ends).
+            self.end_seat(&d.player, m)?;
+            // A round its refused debits wrote, with nobody left to bet in it, is
+            // voided now rather than at the window's close: whoever sits next starts a
+            // new window.
+            let unbet = self.round.as_ref().is_some_and(|r| r.bet.is_empty());
+            if unbet && self.debits.is_empty() && self.seats.iter().all(Option::is_none) {
+                self.void_unbet()?;
+                self.timer = None;
+                self.broadcast(&[], None);
+            }
+        }
+        if matches!(d.staking, Staking::Act(_)) {
+            // The hand stays to play: its decision timer starts again.
+            if let Some(r) = self.round.as_mut() {
+                r.timed = None;
+            }
+            return self.after_step(Vec::new(), None);
+        }
+        self.broadcast(&[], None);
+        Ok(())
+    }
+
+    /// Steps an acknowledged debit's bet or action into the round, with its money. The
+    /// acknowledgement is recorded with the step, in one transaction of the books: a
+    /// server killed before it, a step refused, or a table taken over by another server
+    /// meanwhile leaves the debit with an unknown fate (or marks it lost), so it is
+    /// rolled back, never kept by the operator with no bet in the round for it.
+    fn step_funded(&mut self, debit: &str, d: InFlight, balance: Money) -> Result<(), Fatal> {
+        let unused = |detail: String| WalletAnswer::Lost { detail };
         let Some(r) = self.round.as_mut().filter(|r| r.live.id == d.round) else {
-            tracing::error!(table = %self.cfg.name, debit = %d.id, "a debit was acknowledged for a round no longer in play");
-            return Ok(());
+            tracing::warn!(table = %self.cfg.name, debit = %d.id, "a debit was acknowledged for a round no longer in play: it is rolled back");
+            let lost = unused("acknowledged for a round no longer in play".into());
+            self.books
+                .with(|s| s.wallet_answer(debit, &lost))
+                .map_err(|e| e.to_string())?;
+            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
         };
         r.live.funding = wt::funding(debit, &d.player, d.amount);
         let ctx = &self.ctx;
-        let stepped = self
-            .books
-            .with(|s| match &d.staking {
+        let stepped = self.books.with(|s| -> Result<Option<Stepped>, String> {
+            if !still_pending(s, d.round, debit)? {
+                return Ok(None);
+            }
+            let stepped = match &d.staking {
                 Staking::Bet(actions) => r.live.step_batch(s, ctx, d.round, &d.id, actions),
                 Staking::Act(action) => r.live.step_client(s, ctx, d.round, &d.id, *action),
-            })
-            .map_err(|e| e.to_string());
+            }
+            .map_err(|e| e.to_string())?;
+            let answer = match &stepped {
+                Stepped::Done(_) => WalletAnswer::Acknowledged { balance },
+                refused => unused(format!("acknowledged, its step refused: {refused}")),
+            };
+            s.wallet_answer(debit, &answer).map_err(|e| e.to_string())?;
+            Ok(Some(stepped))
+        });
         r.live.funding = Extra::default();
-        match (stepped?, d.staking) {
+        let Some(stepped) = stepped? else {
+            // Its fate was settled meanwhile (marked lost by an outbox worker).
+            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+        };
+        if let (Some(w), Stepped::Done(_)) = (&self.wallet, &stepped) {
+            w.balances.set(&d.player, balance);
+        }
+        match (stepped, d.staking) {
             (Stepped::Done(events), Staking::Bet(_)) => {
                 r.bet.insert(d.seat);
                 self.stacked = None;
@@ -311,7 +355,7 @@ impl Actor {
                 self.after_step(events, Some(d.at))
             }
             (other, _) => {
-                tracing::error!(table = %self.cfg.name, debit = %d.id, refused = %other, "an acknowledged debit's step was refused: the staff must credit it back");
+                tracing::warn!(table = %self.cfg.name, debit = %d.id, refused = %other, "an acknowledged debit's step was refused: it is rolled back");
                 self.refuse_stepped(d.conn, other, &d.id);
                 Ok(())
             }

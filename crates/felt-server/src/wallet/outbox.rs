@@ -4,8 +4,8 @@
 //!
 //! - Credits and rollbacks are sent again until acknowledged or refused; after the
 //!   policy's `retry_for_ms` they fail as given up.
-//! - A closing credit (`round_closed`) waits until no rollback of its round is pending:
-//!   it is the round's last call at the operator.
+//! - A closing credit (`round_closed`) waits until no rollback or debit of its round is
+//!   pending: it is the round's last call at the operator.
 //! - A debit is sent by its table, once. One still pending when it is due again (its
 //!   table stopped, or never recorded the answer) has an unknown fate: it is marked lost,
 //!   and the books write its rollback.
@@ -147,7 +147,7 @@ pub struct Pass {
     pub refused: usize,
     /// Calls whose answer was lost again.
     pub lost: usize,
-    /// Closing credits held back by a pending rollback of their round.
+    /// Closing credits held back by a pending rollback or debit of their round.
     pub held: usize,
     /// Debits found with an unknown fate, marked lost (and so rolled back).
     pub debits_rolled_back: usize,
@@ -283,7 +283,7 @@ impl OutboxWorker {
             pass.gave_up += 1;
             return Ok(());
         }
-        if call.kind == WalletCallKind::Credit && self.rollback_pending(&call).await? {
+        if call.kind == WalletCallKind::Credit && self.round_unsettled(&call).await? {
             pass.held += 1;
             return Ok(());
         }
@@ -325,8 +325,10 @@ impl OutboxWorker {
         Ok(())
     }
 
-    /// Whether `credit` closes its round while a rollback of the round is pending.
-    async fn rollback_pending(&self, credit: &WalletCall) -> Result<bool, StoreError> {
+    /// Whether `credit` closes its round while a rollback of the round is pending, or
+    /// a debit of it whose fate is unknown (its server died before recording the
+    /// answer: it may yet be rolled back, and the closing credit must come after).
+    async fn round_unsettled(&self, credit: &WalletCall) -> Result<bool, StoreError> {
         let closes = serde_json::from_str::<CreditDetail>(&credit.detail_json)
             .map(|d| d.round_closed)
             .unwrap_or(false);
@@ -339,7 +341,7 @@ impl OutboxWorker {
             ..WalletQuery::default()
         };
         let pending = blocking(&self.store, move |s| s.wallet_calls(&query)).await?;
-        Ok(pending.iter().any(|c| c.kind == WalletCallKind::Rollback))
+        Ok(pending.iter().any(|c| c.kind != WalletCallKind::Credit))
     }
 }
 

@@ -64,6 +64,37 @@ impl Operator {
         self.wallet.set_faults(Faults::parse(&words).unwrap());
     }
 
+    /// A new launch link, valid for a minute, of `player` at `table` of the felt
+    /// server at `felt` (`http://host:port`).
+    pub async fn launch_link(&self, felt: &str, player: &str, table: &str) -> String {
+        let p = player.to_string();
+        let expires = felt_server::wallet::signature::unix_now() + 60;
+        let token = self
+            .wallet
+            .with_books(move |b| b.launch_token(&p, expires))
+            .await
+            .unwrap();
+        operator_demo::launch_link(felt, &token, table).unwrap()
+    }
+
+    /// Holds the operator's books (every call waits) until the sender is used.
+    pub async fn hold(&self) -> std::sync::mpsc::Sender<()> {
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let (taken, held) = tokio::sync::oneshot::channel::<()>();
+        let wallet = self.wallet.clone();
+        tokio::spawn(async move {
+            wallet
+                .with_books(move |_| {
+                    let _ = taken.send(());
+                    let _ = wait.recv();
+                    Ok(())
+                })
+                .await
+        });
+        held.await.unwrap();
+        release
+    }
+
     /// A player's balance at the operator.
     pub async fn balance(&self, player: &str) -> Money {
         let p = player.to_string();

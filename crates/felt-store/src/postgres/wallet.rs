@@ -92,18 +92,29 @@ fn roll_back(c: &mut Conn, debit: &WalletCall) -> R<()> {
     Ok(())
 }
 
-/// Writes a rollback for every debit of `round` that was not refused and has none.
-pub(crate) fn roll_back_round(c: &mut Conn, round: RoundId) -> R<()> {
+/// Every call of `round`, oldest first, locked.
+fn round_calls(c: &mut Conn, round: RoundId) -> R<Vec<WalletCall>> {
     let sql =
         format!("SELECT {COLUMNS} FROM wallet_calls WHERE round_id = $1 ORDER BY seq FOR UPDATE");
-    let calls = c
-        .query(&sql, &[&round.0])?
+    c.query(&sql, &[&round.0])?
         .iter()
         .map(call_of)
-        .collect::<R<Vec<_>>>()?;
+        .collect::<R<Vec<_>>>()
+}
+
+/// Writes a rollback for every debit of `round` that was not refused and has none.
+pub(crate) fn roll_back_round(c: &mut Conn, round: RoundId) -> R<()> {
+    let calls = round_calls(c, round)?;
     for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
         roll_back(c, d)?;
     }
+    insert(c, round, &closing_credits(&calls))
+}
+
+/// Writes the closing credit of `0.00` still owed when `round` finishes: for each
+/// player with a debit not refused (lost and rolled back) and no credit of the round.
+pub(crate) fn close_for_the_unpaid(c: &mut Conn, round: RoundId) -> R<()> {
+    let calls = round_calls(c, round)?;
     insert(c, round, &closing_credits(&calls))
 }
 

@@ -113,6 +113,16 @@ pub(crate) fn roll_back_round(c: &Connection, round: RoundId) -> R<()> {
     insert(c, round, &closing_credits(&debits))
 }
 
+/// Writes the closing credit of `0.00` still owed when `round` finishes: for each
+/// player with a debit not refused (lost and rolled back) and no credit of the round.
+pub(crate) fn close_for_the_unpaid(c: &Connection, round: RoundId) -> R<()> {
+    let q = WalletQuery {
+        round: Some(round),
+        ..WalletQuery::default()
+    };
+    insert(c, round, &closing_credits(&list(c, &q)?))
+}
+
 /// The calls `q` asks for, oldest first.
 pub(crate) fn list(c: &Connection, q: &WalletQuery) -> R<Vec<WalletCall>> {
     let rows = c
