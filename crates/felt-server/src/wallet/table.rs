@@ -223,6 +223,20 @@ pub fn stake_of(
     }))
 }
 
+/// What an insurance bet of `amount` on spot `spot` (from 0) stakes: a debit of its
+/// own, before the dealer's peek (nothing of it goes to a meter).
+pub fn insurance_stake(spot: u8, amount: Money) -> Stake {
+    Stake {
+        amount,
+        wagers: vec![Wager {
+            spot: spot + 1,
+            bet: bet_name(BetKind::Insurance),
+            amount: WireMoney(amount),
+        }],
+        jackpot: Vec::new(),
+    }
+}
+
 /// The debit of `stake` for `player` in `round`, as the outbox keeps it.
 pub fn debit_call(id: &str, player: &str, stake: &Stake) -> Result<NewWalletCall, String> {
     let detail = DebitDetail {
