@@ -758,6 +758,11 @@ impl Actor {
             }
             ToTable::Moved => Err("another server holds the table now".to_string()),
             ToTable::Deposited { player } => {
+                // A round the player has bet in shows what it set the player up with.
+                let bet = self.round.as_ref().zip(self.engine_seat(&player));
+                if bet.is_some_and(|(r, e)| r.bet.contains(&e)) {
+                    return Ok(());
+                }
                 let pending = self.round.as_ref().is_some_and(|r| r.live.is_pending());
                 if pending && self.seat_of(&player).is_some() {
                     self.drop_pending();

@@ -765,3 +765,62 @@ async fn insurance_is_a_further_debit_before_the_peek_and_a_refused_one_leaves_t
     books_clean(&server, &players);
     server.stop().await;
 }
+
+/// Waits until the operator's balance of `player` is `cents`.
+async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
+    for _ in 0..200 {
+        if op.balance(player).await == Money::cents(cents) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{player} has {} at the operator", op.balance(player).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_and_plays_on() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    let tables = table("t", 1);
+    // Its calls wait long enough for the operator to answer after felt stopped.
+    let server = wallet_server_waiting(&op, &tables, Duration::from_secs(30)).await;
+    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let round = round_of(&mut a).await;
+    a.send(&bet(round, "a", "10.00", "0.00")).await;
+    a.until(5, |v| {
+        v["type"] == "view" && v["seats"][0]["has_bet"] == true
+    })
+    .await;
+    // p-2's debit reaches the operator, but felt stops before it steps the bet.
+    let release = hold(&op).await;
+    let round = round_of(&mut b).await;
+    b.send(&bet(round, "b", "10.00", "0.00")).await;
+    b.until(5, |v| v["type"] == "pending").await;
+    drop((a, b));
+    let (dir, db) = server.stop().await;
+    release.send(()).unwrap();
+    operator_balance_is(&op, "p-2", 240_00).await;
+    // felt had written the operator's answer, and no more.
+    let debit = felt_store::debit_id(RoundId(round), 1, 1);
+    SqliteStore::open(&db)
+        .unwrap()
+        .wallet_answer(
+            &debit,
+            &WalletAnswer::Acknowledged {
+                balance: Money::cents(240_00),
+            },
+        )
+        .unwrap();
+
+    let server = wallet_server_on(&op, dir, db, &tables, Duration::from_millis(700)).await;
+    // The round goes on with p-1's bet, and ends; p-2 has the stake back.
+    operator_balance_is(&op, "p-2", 250_00).await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let next = play_round(&mut b, "b2", "10.00", "0.00").await;
+    assert!(next > round);
+    let all = settled(&server).await;
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &["p-1", "p-2"]);
+    server.stop().await;
+}

@@ -372,6 +372,8 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
     }
     if status == RoundStatus::Voided {
         super::wallet::roll_back_round(c, round)?;
+    } else {
+        super::wallet::close_finished_round(c, round)?;
     }
     Ok(seq)
 }

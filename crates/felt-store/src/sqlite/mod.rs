@@ -784,6 +784,8 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
     }
     if status == RoundStatus::Voided {
         wallet::roll_back_round(tx, round)?;
+    } else {
+        wallet::close_finished_round(tx, round)?;
     }
     Ok(seq)
 }
