@@ -128,6 +128,27 @@ fn hint_expected() -> String {
     serde_json::Value::Object(values).to_string()
 }
 
+/// Serves `state` on `listener` until the sender is used.
+fn serve(
+    rt: &tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    state: felt_server::app::Shared,
+) -> (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(app::serve(
+        listener,
+        state,
+        async move {
+            let _ = stopped.await;
+        },
+        Duration::from_secs(5),
+    ));
+    (stop, server)
+}
+
 /// A second server, its tables' money through the reference operator's wallet (in
 /// this process): the scenarios of `e2e/wallet.mjs`, its players arriving by the
 /// operator's launch links.
@@ -188,15 +209,7 @@ fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
             Server::start_with_wallet(books, cfg, Settings::default(), hosting, Some(mode))
         })
         .unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(app::serve(
-        listener,
-        state,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(5),
-    ));
+    let (stop, server) = serve(rt, listener, state);
     // The browser tests may take a while to reach these: links valid for an hour.
     let expires = felt_server::wallet::signature::unix_now() + 3600;
     let mut links = serde_json::Map::new();
@@ -286,15 +299,7 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
     };
     let hosting = felt_server::hosting::Hosting::new("browser-test", url.clone());
     let state = Server::start(books, cfg, settings, hosting).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(app::serve(
-        listener,
-        state,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(5),
-    ));
+    let (stop, server) = serve(&rt, listener, state);
     let wallet = wallet_side(&rt, dir.path());
     let out = root.join("target/e2e");
     let mut node = Command::new("node");
