@@ -16,6 +16,7 @@ import {
 } from './lib.mjs';
 import { protection } from './protection.mjs';
 import { limitsTests } from './limits.mjs';
+import { walletTests } from './wallet.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -1254,6 +1255,7 @@ test('the hint on request shows each choice\'s expected value, as felt-math comp
 
 limitsTests(test);
 protection(test, { shot, until });
+walletTests(test, { shot });
 
 // ---- the runner ---------------------------------------------------------------
 

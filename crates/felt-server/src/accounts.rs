@@ -402,7 +402,7 @@ pub(crate) async fn me(State(s): State<Shared>, headers: HeaderMap) -> Result<Re
     };
     Ok(Json(json!({
         "player": w.name, "role": w.role, "balance": balance, "last_login": last.map(iso),
-        "top_up": top_up,
+        "top_up": top_up, "operator_wallet": s.wallet().is_some(),
     }))
     .into_response())
 }

@@ -204,6 +204,17 @@ impl Server {
             reality,
             wallet,
         });
+        if let Some(w) = &server.wallet {
+            // A balance the operator's answers moved shows at the player's table (a
+            // betting window nobody has bet in opens again with it).
+            let weak = Arc::downgrade(&server);
+            w.balances.on_change(move |player| {
+                if let Some(h) = weak.upgrade().and_then(|s| s.table_of(player)) {
+                    let player = player.to_string();
+                    let _ = h.tx.send(ToTable::Deposited { player });
+                }
+            });
+        }
         server.rehost()?;
         let weak = Arc::downgrade(&server);
         let every = server.hosting.renew;

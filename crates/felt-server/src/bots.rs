@@ -46,6 +46,23 @@ pub struct BotsConfig {
     pub keep_frames: bool,
     /// A pause before each bet and decision, as a person takes (zero: none).
     pub think: Duration,
+    /// With an operator's wallet (`felt serve --wallet`): the operator's launch link
+    /// of each bot, made from its name and table; the bot follows it instead of
+    /// registering (`None`: the bots register or log in).
+    pub launch: Option<Launch>,
+}
+
+/// Makes the operator's launch link of a bot, from its name and table.
+#[derive(Clone)]
+pub struct Launch(pub Arc<MakeLink>);
+
+/// A bot's name and table to its launch link.
+pub type MakeLink = dyn Fn(&str, &str) -> Result<String, String> + Send + Sync;
+
+impl std::fmt::Debug for Launch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Launch(..)")
+    }
 }
 
 /// The report (`--json` prints it as one object).
@@ -229,6 +246,15 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     })
 }
 
+/// The session cookie (`name=value`) an answer sets.
+fn session_cookie(r: &reqwest::Response) -> Option<String> {
+    r.headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(str::to_string)
+}
+
 /// The computed basic strategy of a preset game, or of the classic game for a game
 /// the bot does not know by name.
 fn strategy_for(game: &str) -> Result<BasicStrategy, String> {
@@ -290,34 +316,13 @@ impl Bot {
             Ok(c) => c,
             Err(e) => return self.fail(e.to_string()).await,
         };
-        let password = format!("{}-password", self.name);
-        let body = json!({"name": self.name, "password": password});
-        let mut cookie = None;
-        let home = &self.cfg.servers[self.home];
-        for path in ["register", "login"] {
-            let url = format!("{home}/api/{path}");
-            let r = send_retrying(|| http.post(&url).json(&body)).await;
-            match r {
-                Ok(r) if r.status().is_success() => {
-                    cookie = r
-                        .headers()
-                        .get("set-cookie")
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(|v| v.split(';').next())
-                        .map(str::to_string);
-                    break;
-                }
-                Ok(r) if r.status() == reqwest::StatusCode::CONFLICT => continue,
-                Ok(r) => {
-                    let s = r.status();
-                    let t = r.text().await.unwrap_or_default();
-                    return self.fail(format!("{path}: {s} {t}")).await;
-                }
-                Err(e) => return self.fail(format!("{path}: {e}")).await,
-            }
-        }
-        let Some(cookie) = cookie else {
-            return self.fail("no session cookie".to_string()).await;
+        let cookie = match &self.cfg.launch {
+            Some(launch) => self.launched(launch).await,
+            None => self.registered(&http).await,
+        };
+        let cookie = match cookie {
+            Ok(c) => c,
+            Err(e) => return self.fail(e).await,
         };
         let mut mem = Memory::default();
         let mut tries = 0;
@@ -341,6 +346,50 @@ impl Bot {
                 Err(e) => return self.fail(e).await,
             }
         }
+    }
+
+    /// The session of a bot the operator launched: its link is followed (not past
+    /// felt's `303` to the table), the session cookie kept.
+    async fn launched(&self, launch: &Launch) -> Result<String, String> {
+        let link = (launch.0)(&self.name, &self.table)?;
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(Duration::from_secs(30))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let r = send_retrying(|| http.get(&link))
+            .await
+            .map_err(|e| format!("the launch link: {e}"))?;
+        if r.status() != reqwest::StatusCode::SEE_OTHER {
+            let s = r.status();
+            let t = r.text().await.unwrap_or_default();
+            return Err(format!("the launch link: {s} {t}"));
+        }
+        session_cookie(&r).ok_or_else(|| "the launch gave no session cookie".to_string())
+    }
+
+    /// The session of a bot that registers (or, registered before, logs in).
+    async fn registered(&self, http: &reqwest::Client) -> Result<String, String> {
+        let password = format!("{}-password", self.name);
+        let body = json!({"name": self.name, "password": password});
+        let home = &self.cfg.servers[self.home];
+        for path in ["register", "login"] {
+            let url = format!("{home}/api/{path}");
+            let r = send_retrying(|| http.post(&url).json(&body)).await;
+            match r {
+                Ok(r) if r.status().is_success() => {
+                    return session_cookie(&r).ok_or_else(|| "no session cookie".to_string())
+                }
+                Ok(r) if r.status() == reqwest::StatusCode::CONFLICT => continue,
+                Ok(r) => {
+                    let s = r.status();
+                    let t = r.text().await.unwrap_or_default();
+                    return Err(format!("{path}: {s} {t}"));
+                }
+                Err(e) => return Err(format!("{path}: {e}")),
+            }
+        }
+        Err("no session cookie".to_string())
     }
 
     /// The server dealing the bot's table, as the lobby of the first server that

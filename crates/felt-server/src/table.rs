@@ -339,6 +339,9 @@ struct Answer {
     decision: Decision,
     id: String,
     conn: u64,
+    /// With the operator's wallet, what the acknowledged debit of an insurance
+    /// brings into the books with the step at the window's close (empty otherwise).
+    funding: journal::Extra,
 }
 
 /// The insurance / even money / early surrender window.
@@ -756,6 +759,11 @@ impl Actor {
             }
             ToTable::Moved => Err("another server holds the table now".to_string()),
             ToTable::Deposited { player } => {
+                // A round the player has bet in shows what it set the player up with.
+                let bet = self.round.as_ref().zip(self.engine_seat(&player));
+                if bet.is_some_and(|(r, e)| r.bet.contains(&e)) {
+                    return Ok(());
+                }
                 let pending = self.round.as_ref().is_some_and(|r| r.live.is_pending());
                 if pending && self.seat_of(&player).is_some() {
                     self.drop_pending();
@@ -1121,7 +1129,7 @@ impl Actor {
             // The table does not wait for a player who left: an offer window waiting
             // only for leavers closes, and their hands stand as their turns come.
             if self.window_waits_only_for_leavers() {
-                return self.close_window();
+                return self.close_window_if_ready();
             }
             return self.after_step(Vec::new(), None);
         }
@@ -1356,7 +1364,8 @@ impl Actor {
         }
         if self.wallet.is_some() {
             let staking = through_wallet::Staking::Bet(actions);
-            return self.stake_through_wallet(conn, player, e, round, id, staking, at);
+            let sent = self.stake_through_wallet(conn, player, e, round, id, staking, at);
+            return sent.map(|_| ());
         }
         if !self.balance_unchanged(conn, player, e, id) {
             return Ok(());
@@ -1529,7 +1538,8 @@ impl Actor {
         };
         if self.stakes_money(e, action) {
             let staking = through_wallet::Staking::Act(action);
-            return self.stake_through_wallet(conn, player, e, round, id, staking, at);
+            let sent = self.stake_through_wallet(conn, player, e, round, id, staking, at);
+            return sent.map(|_| ());
         }
         let Some(r) = self.round.as_mut() else {
             return Ok(());
@@ -1615,16 +1625,35 @@ impl Actor {
                 decision,
                 id: id.to_string(),
                 conn,
+                funding: journal::Extra::default(),
             },
         );
-        let all = w.offers.len() == w.answers.len();
-        if let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) {
-            self.send_to_player(&player, |seq| {
-                json!({"type": "accepted", "seq": seq, "id": id}).to_string()
-            });
+        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+            return Ok(());
+        };
+        self.send_to_player(&player, |seq| {
+            json!({"type": "accepted", "seq": seq, "id": id}).to_string()
+        });
+        if let (Decision::Insure(amount), true) = (decision, self.wallet.is_some()) {
+            // Insurance is a further debit of the round, sent now: its answer is in
+            // before the window closes (the window waits for it).
+            let staking = through_wallet::Staking::Insure { at, amount };
+            let round = self.round_id();
+            let now = Instant::now();
+            if !self.stake_through_wallet(conn, &player, seat, round, id, staking, now)? {
+                if let Some(w) = self.round.as_mut().and_then(|r| r.window.as_mut()) {
+                    w.answers.remove(&key);
+                }
+            }
         }
-        if all {
-            self.close_window()?;
+        self.close_window_if_ready()
+    }
+
+    /// Closes the offer window once it waits for no one but leavers (every offer
+    /// answered, at the latest) and no insurance debit awaits the operator's answer.
+    fn close_window_if_ready(&mut self) -> Result<(), Fatal> {
+        if self.window_waits_only_for_leavers() && !self.debit_in_flight() {
+            return self.close_window();
         }
         Ok(())
     }
@@ -1654,10 +1683,16 @@ impl Actor {
                         at: Some(o.at),
                         decision: a.decision,
                     };
+                    r.live.funding = a.funding.clone();
                     let s = self
                         .books
                         .with(|s| r.live.step_client(s, &self.ctx, round, &a.id, action))
-                        .map_err(|e| e.to_string())?;
+                        .map_err(|e| e.to_string());
+                    r.live.funding = journal::Extra::default();
+                    let s = s?;
+                    if !a.funding.before.is_empty() && !matches!(s, Stepped::Done(_)) {
+                        tracing::error!(table = %self.cfg.name, answer = %a.id, refused = %s, "an acknowledged insurance debit's step was refused: the staff must credit it back");
+                    }
                     match s {
                         Stepped::Done(ev) => Stepped::Done(ev),
                         other => {

@@ -128,6 +128,123 @@ fn hint_expected() -> String {
     serde_json::Value::Object(values).to_string()
 }
 
+/// Serves `state` on `listener` until the sender is used.
+fn serve(
+    rt: &tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    state: felt_server::app::Shared,
+) -> (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = rt.spawn(app::serve(
+        listener,
+        state,
+        async move {
+            let _ = stopped.await;
+        },
+        Duration::from_secs(5),
+    ));
+    (stop, server)
+}
+
+/// A second server, its tables' money through the reference operator's wallet (in
+/// this process): the scenarios of `e2e/wallet.mjs`, its players arriving by the
+/// operator's launch links.
+struct WalletSide {
+    op: common::demo::Operator,
+    db: PathBuf,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// The variables `e2e/wallet.mjs` reads.
+    env: Vec<(&'static str, String)>,
+}
+
+fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
+    use common::demo::{Operator, SECRET};
+    use felt_core::Money;
+    // Each scenario's player may wager 15.00 in all: one 10.00 bet, not two.
+    let scenarios = [
+        ("phone", "p-phone", "w-phone"),
+        ("desktop", "p-desk", "w-desk"),
+    ];
+    let players: Vec<(&str, &str, i64)> = scenarios.iter().map(|s| (s.1, s.1, 25_000)).collect();
+    let op = rt.block_on(Operator::start(&players));
+    for (_, player, _) in scenarios {
+        let p = player.to_string();
+        rt.block_on(
+            op.wallet
+                .with_books(move |b| b.set_wager_limit(&p, Some(Money::cents(1_500)))),
+        )
+        .unwrap();
+    }
+    let db = dir.join("felt-wallet.db");
+    let tables: String = scenarios
+        .iter()
+        .map(|(_, _, t)| {
+            format!("[[table]]\nname = \"{t}\"\ngame = \"classic\"\nbetting_secs = 120\ndecision_secs = 120\npause_ms = 1500\n")
+        })
+        .collect();
+    let cfg = config::parse(&tables, Path::new("wallet-tables.toml"), &preset).unwrap();
+    let mode = felt_server::wallet::table::WalletMode {
+        settings: op.settings(SECRET, Duration::from_secs(5)),
+        runtime: rt.handle().clone(),
+        outbox: Box::new(SqliteStore::open(&db).unwrap()),
+        policy: felt_server::wallet::outbox::RetryPolicy::default(),
+        every: Duration::from_millis(200),
+    };
+    let listener = rt
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let books = felt_server::app::BooksSetup {
+        store: Box::new(SqliteStore::open(&db).unwrap()),
+        readers: Some(felt_server::books::sqlite_readers(db.clone())),
+        changes: None,
+    };
+    let hosting = felt_server::hosting::Hosting::new("browser-wallet", url.clone());
+    let state = rt
+        .block_on(async {
+            Server::start_with_wallet(books, cfg, Settings::default(), hosting, Some(mode))
+        })
+        .unwrap();
+    let (stop, server) = serve(rt, listener, state);
+    // The browser tests may take a while to reach these: links valid for an hour.
+    let expires = felt_server::wallet::signature::unix_now() + 3600;
+    let mut links = serde_json::Map::new();
+    for (label, player, table) in scenarios {
+        let p = player.to_string();
+        let token = rt
+            .block_on(op.wallet.with_books(move |b| b.launch_token(&p, expires)))
+            .unwrap();
+        let link = felt_server::operator_demo::launch_link(&url, &token, table).unwrap();
+        links.insert(
+            label.to_string(),
+            serde_json::json!({"player": player, "table": table, "link": link}),
+        );
+    }
+    let env = vec![
+        ("FELT_WALLET_URL", url),
+        ("FELT_WALLET_OPERATOR", op.url.clone()),
+        (
+            "FELT_WALLET_SECRET",
+            String::from_utf8(SECRET.to_vec()).unwrap(),
+        ),
+        (
+            "FELT_WALLET_LINKS",
+            serde_json::Value::Object(links).to_string(),
+        ),
+    ];
+    WalletSide {
+        op,
+        db,
+        stop,
+        server,
+        env,
+    }
+}
+
 fn run(cmd: &mut Command, what: &str) {
     let status = cmd
         .status()
@@ -182,15 +299,8 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
     };
     let hosting = felt_server::hosting::Hosting::new("browser-test", url.clone());
     let state = Server::start(books, cfg, settings, hosting).unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(app::serve(
-        listener,
-        state,
-        async move {
-            let _ = stopped.await;
-        },
-        Duration::from_secs(5),
-    ));
+    let (stop, server) = serve(&rt, listener, state);
+    let wallet = wallet_side(&rt, dir.path());
     let out = root.join("target/e2e");
     let mut node = Command::new("node");
     node.arg("e2e/run.mjs")
@@ -200,18 +310,54 @@ fn the_browser_table_plays_every_game_and_every_scenario_in_chromium() {
         .env("FELT_OPERATOR", "olga")
         .env("FELT_OPERATOR_PASSWORD", operator_password)
         .env("FELT_HINT_EXPECT", hint_expected());
+    node.envs(wallet.env.iter().map(|(k, v)| (*k, v)));
     if let Ok(f) = std::env::var("FELT_E2E_FILTER") {
         node.arg(f);
     }
     let status = node.status();
     let _ = stop.send(());
     let _ = rt.block_on(server);
+    let _ = wallet.stop.send(());
+    let _ = rt.block_on(wallet.server);
     let status = status.expect("node cannot be started (node 20 is needed for the browser tests)");
     assert!(
         status.success(),
         "the browser tests failed: {status} (pictures in {})",
         out.display()
     );
+
+    // The wallet server's books: sound, every round replays, and the operator took
+    // exactly what felt's outbox says it took.
+    let wstore = SqliteStore::open(&wallet.db).unwrap();
+    common::books_replay(&wstore);
+    let pending = felt_store::WalletQuery {
+        state: Some(felt_store::WalletState::Pending),
+        ..Default::default()
+    };
+    for _ in 0..100 {
+        if wstore.wallet_calls(&pending).unwrap().is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let calls = wstore
+        .wallet_calls(&felt_store::WalletQuery::default())
+        .unwrap();
+    let taken: i64 = calls
+        .iter()
+        .filter(|c| c.state == felt_store::WalletState::Acknowledged)
+        .map(|c| match c.kind {
+            felt_store::WalletCallKind::Debit => -c.amount.as_cents(),
+            felt_store::WalletCallKind::Credit => c.amount.as_cents(),
+            felt_store::WalletCallKind::Rollback => 0,
+        })
+        .sum();
+    let ledger: i64 = rt
+        .block_on(wallet.op.ledger())
+        .iter()
+        .map(|r| r.delta.as_cents())
+        .sum();
+    assert_eq!(ledger, taken, "the operator's ledger against felt's outbox");
 
     // The books after the browser played: sound, every round replays, each stacked.
     let store = SqliteStore::open(&db).unwrap();

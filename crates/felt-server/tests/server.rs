@@ -52,6 +52,7 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         stall: Duration::from_secs(60),
         keep_frames: true,
         think: Duration::ZERO,
+        launch: None,
     };
     let report = bots::run(cfg).await.unwrap();
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);

@@ -55,6 +55,17 @@ async fn wallet_server(op: &Operator, tables: &str) -> Running {
 async fn wallet_server_waiting(op: &Operator, tables: &str, timeout: Duration) -> Running {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("felt.db");
+    wallet_server_on(op, dir, db, tables, timeout).await
+}
+
+/// A wallet-mode server on the books `db` (new or a stopped server's).
+async fn wallet_server_on(
+    op: &Operator,
+    dir: tempfile::TempDir,
+    db: std::path::PathBuf,
+    tables: &str,
+    timeout: Duration,
+) -> Running {
     let mode = WalletMode {
         settings: op.settings(SECRET, timeout),
         runtime: tokio::runtime::Handle::current(),
@@ -503,6 +514,20 @@ async fn players_come_by_the_operators_launch_link_only() {
     server.stop().await;
 }
 
+/// The next round to take a bet at `table` deals `cards` first (the test mode's
+/// stacked shoe, no burn).
+async fn stack(server: &Running, table: &str, cards: &[&str]) {
+    let staff = common::operator(server, "olga").await;
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/test/tables/{table}/shoe", server.url))
+        .header("cookie", &staff)
+        .json(&serde_json::json!({ "cards": cards }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 202);
+}
+
 /// Whether the player's first decision offers `word`.
 fn offers(v: &Value, word: &str) -> bool {
     v["you"]["decisions"][0]["choices"]
@@ -581,15 +606,7 @@ async fn a_split_is_a_further_debit_of_the_round_before_its_cards() {
     // A pair of eights against a six, in this game's order of the deal: the player's
     // 8, the dealer's hole card, the player's 8, the up card, then one card for each
     // split hand.
-    let staff = common::operator(&server, "olga").await;
-    let r = reqwest::Client::new()
-        .post(format!("{}/api/test/tables/t/shoe", server.url))
-        .header("cookie", &staff)
-        .json(&serde_json::json!({"cards": ["8h", "Td", "8s", "6d", "3c", "2d"]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 202);
+    stack(&server, "t", &["8h", "Td", "8s", "6d", "3c", "2d"]).await;
     let round = round_of(&mut c).await;
     c.send(&bet(round, "b", "10.00", "0.00")).await;
     let v = c
@@ -625,5 +642,165 @@ async fn a_split_is_a_further_debit_of_the_round_before_its_cards() {
     every_round_closed(&all);
     assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
     books_clean(&server, &["p-1"]);
+    server.stop().await;
+}
+
+/// Answers the offer on the player's first hand with `word`, once the view shows it.
+async fn answer_offer(c: &mut Client, word: &str, id: &str) {
+    let v = c
+        .until(10, |v| {
+            v["type"] == "view" && v["you"]["decisions"][0]["offer"] == true
+        })
+        .await;
+    c.send(&format!(
+        r#"{{"type":"act","round":{},"spot":1,"hand":1,"decision":"{word}","id":"{id}"}}"#,
+        v["round_id"]
+    ))
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn insurance_is_a_further_debit_before_the_peek_and_a_refused_one_leaves_the_player_uninsured(
+) {
+    let players = ["p-1", "p-2", "p-3", "p-4"];
+    let op = operator(&players.map(|p| (p, 250_00))).await;
+    // p-3 may wager 12.00 in all at the operator: the bet, not its insurance.
+    op.wallet
+        .with_books(|b| b.set_wager_limit("p-3", Some(Money::cents(12_00))))
+        .await
+        .unwrap();
+    let server = wallet_server(&op, &table("t", 600)).await;
+    let mut c = Vec::new();
+    for p in players {
+        c.push(seated(&op, &server, p, "t", "250.00").await);
+    }
+    // One card to each spot, the hole card, a second to each spot, the ace up: p-1
+    // 19, p-2 18, p-3 17, p-4 a natural; the dealer has blackjack.
+    let cards = ["Th", "Tc", "Ts", "Ah", "Kd", "9h", "8c", "7s", "Kc", "As"];
+    stack(&server, "t", &cards).await;
+    for (n, p) in c.iter_mut().enumerate() {
+        let round = round_of(p).await;
+        p.send(&bet(round, &format!("b{n}"), "10.00", "0.00")).await;
+    }
+    // p-1 insures and is insured.
+    answer_offer(&mut c[0], "insurance", "insure-1").await;
+    let p = c[0]
+        .until(5, |v| v["type"] == "pending" || v["type"] == "error")
+        .await;
+    assert_eq!(p["type"], "pending", "{p}");
+    assert_eq!(p["amount"], "5.00", "{p}");
+    // p-2 declines.
+    answer_offer(&mut c[1], "decline", "decline-2").await;
+    // p-3's insurance is refused by the operator: not insured, told why.
+    answer_offer(&mut c[2], "insurance", "insure-3").await;
+    let e = c[2].until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    let m = e["message"].as_str().unwrap();
+    assert!(
+        m.contains("not insured") && m.contains("wager limit"),
+        "{e}"
+    );
+    // p-4 takes even money: a payout, not a debit.
+    answer_offer(&mut c[3], "even-money", "even-4").await;
+    let end = c[0]
+        .until(10, |v| v["type"] == "view" && v["in_play"] == false)
+        .await;
+    let round = end["round_id"].as_i64().unwrap();
+
+    let all = settled(&server).await;
+    let of = |player: &str, kind: WalletCallKind| -> Vec<WalletCall> {
+        all.iter()
+            .filter(|c| c.round.0 == round && c.player == player && c.kind == kind)
+            .cloned()
+            .collect()
+    };
+    let d1 = of("p-1", WalletCallKind::Debit);
+    assert_eq!(d1.len(), 2, "{d1:#?}");
+    assert!(
+        d1[1].detail_json.contains(r#""bet":"insurance""#),
+        "{d1:#?}"
+    );
+    assert_eq!(d1[1].amount, Money::cents(5_00));
+    assert!(d1.iter().all(|d| d.state == WalletState::Acknowledged));
+    // The insurance pays 2 to 1 on the dealer's blackjack, in the closing credit.
+    let credit = &of("p-1", WalletCallKind::Credit)[0];
+    assert!(
+        credit
+            .detail_json
+            .contains(r#""bet":"insurance","amount":"15.00""#),
+        "{credit:#?}"
+    );
+    let d3 = of("p-3", WalletCallKind::Debit);
+    assert_eq!(d3.len(), 2, "{d3:#?}");
+    assert_eq!(d3[1].state, WalletState::Failed, "{d3:#?}");
+    assert_eq!(of("p-2", WalletCallKind::Debit).len(), 1);
+    assert_eq!(of("p-4", WalletCallKind::Debit).len(), 1);
+    // Insured: -10 -5 +15; not insured: -10; even money: +10.
+    let expected = [250_00, 240_00, 240_00, 260_00];
+    for (p, cents) in players.iter().zip(expected) {
+        assert_eq!(op.balance(p).await, Money::cents(cents), "{p}");
+    }
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &players);
+    server.stop().await;
+}
+
+/// Waits until the operator's balance of `player` is `cents`.
+async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
+    for _ in 0..200 {
+        if op.balance(player).await == Money::cents(cents) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("{player} has {} at the operator", op.balance(player).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_and_plays_on() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    let tables = table("t", 1);
+    // Its calls wait long enough for the operator to answer after felt stopped.
+    let server = wallet_server_waiting(&op, &tables, Duration::from_secs(30)).await;
+    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let round = round_of(&mut a).await;
+    a.send(&bet(round, "a", "10.00", "0.00")).await;
+    a.until(5, |v| {
+        v["type"] == "view" && v["seats"][0]["has_bet"] == true
+    })
+    .await;
+    // p-2's debit reaches the operator, but felt stops before it steps the bet.
+    let release = hold(&op).await;
+    let round = round_of(&mut b).await;
+    b.send(&bet(round, "b", "10.00", "0.00")).await;
+    b.until(5, |v| v["type"] == "pending").await;
+    drop((a, b));
+    let (dir, db) = server.stop().await;
+    release.send(()).unwrap();
+    operator_balance_is(&op, "p-2", 240_00).await;
+    // felt had written the operator's answer, and no more.
+    let debit = felt_store::debit_id(RoundId(round), 1, 1);
+    SqliteStore::open(&db)
+        .unwrap()
+        .wallet_answer(
+            &debit,
+            &WalletAnswer::Acknowledged {
+                balance: Money::cents(240_00),
+            },
+        )
+        .unwrap();
+
+    let server = wallet_server_on(&op, dir, db, &tables, Duration::from_millis(700)).await;
+    // The round goes on with p-1's bet, and ends; p-2 has the stake back.
+    operator_balance_is(&op, "p-2", 250_00).await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let next = play_round(&mut b, "b2", "10.00", "0.00").await;
+    assert!(next > round);
+    let all = settled(&server).await;
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &["p-1", "p-2"]);
     server.stop().await;
 }

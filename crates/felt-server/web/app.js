@@ -13,10 +13,28 @@ import { limitsPanel } from './limits.js';
 
 const app = { me: null, page: null };
 
+// The page loaded at a table's address (an operator's launch link lands there): that
+// table's page seats the player by itself, once per load.
+const landedAt = /^#\/table\/([A-Za-z0-9_-]{1,40})$/.exec(location.hash)?.[1] ?? null;
+let launchTaken = false;
+
+/** Whether the table page `name` is the one this load landed at (asked once). */
+app.takeLaunch = function takeLaunch(name) {
+  if (launchTaken || name !== landedAt) return false;
+  launchTaken = true;
+  return true;
+};
+
+/** With the operator's wallet (players come by its launch links), what a player
+ * whose session ended reads instead of the log-in form. */
+const RETURN_TO_OPERATOR = 'To play again, go back to the casino\'s site and open a table from there.';
+
 async function loadMe() {
   const r = await api('GET', '/api/me');
   app.me = r.ok ? r.data : null;
   app.meAt = Date.now();
+  // Remembered for this tab: the log-in page is not this server's way in.
+  if (app.me?.operator_wallet) sessionStorage.setItem('felt.operator', '1');
   drawNav();
   return app.me;
 }
@@ -71,7 +89,9 @@ app.logOut = async function logOut(request) {
   if (app.page) app.page.destroy();
   app.page = null;
   await request();
+  const operator = sessionStorage.getItem('felt.operator');
   sessionStorage.clear();
+  if (operator) sessionStorage.setItem('felt.operator', operator);
   sessionStorage.setItem('felt.ended', summary || 'You logged out.');
   app.me = null;
   drawNav();
@@ -83,7 +103,20 @@ app.logOut = async function logOut(request) {
 /** A table refused a bet for a due reality check, or a round ended: read the session. */
 app.sessionChanged = refresh;
 
+/** The page of a player the operator launched, once the session is over. */
+function returnPage(main) {
+  const ended = sessionStorage.getItem('felt.ended');
+  sessionStorage.removeItem('felt.ended');
+  fill(main, h('section', { class: 'page' }, h('div', { class: 'login card-box', id: 'return-to-operator' },
+    h('h1', {}, 'Blackjack tables'),
+    ended ? h('p', { class: 'login-note', id: 'login-note', role: 'status' }, ended) : null,
+    h('p', {}, RETURN_TO_OPERATOR),
+    helpLine())));
+  return { destroy() {} };
+}
+
 function loginPage(main) {
+  if (sessionStorage.getItem('felt.operator')) return returnPage(main);
   const name = h('input', { id: 'name', name: 'name', autocomplete: 'username', required: true, maxlength: 32 });
   const pass = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true, minlength: 8 });
   const limit = h('input', { id: 'reg-limit', name: 'reg-limit', inputmode: 'decimal', placeholder: 'e.g. 100.00' });

@@ -91,6 +91,9 @@ export class Table {
     this.roster = (id, seat) => this.playerOf(id, seat);
     this.feed = new Feed(this.main.querySelector('#feed'));
     this.topup = new TopUp(this.main.querySelector('#topup'), name, app);
+    // A player the operator launched here (its link loads the page at this table)
+    // is seated by the page, once: after leaving, they sit again by "Take a seat".
+    this.autoSit = Boolean(app.me?.operator_wallet) && app.takeLaunch?.(name);
     this.hints = new Hints(this.main.querySelector('#hint-slot'), name);
     this.unguard = guardLobbyLinks(() => this.mySeat() !== null, () => this.leave(true));
     this.onKey = (e) => this.key(e);
@@ -311,6 +314,10 @@ export class Table {
         if (!this.view || this.caughtUp === null || msg.seq <= this.caughtUp) this.pacer.skip(msg);
         else this.pacer.push(msg);
         break;
+      case 'pending':
+        // With the operator's wallet: the stake waits for the casino's answer.
+        notice(`The casino is taking your stake of ${show(msg.amount)}: a moment.`);
+        break;
       case 'accepted':
         notice('Your answer is in: waiting for the other spots.');
         this.waiting = true;
@@ -433,6 +440,10 @@ export class Table {
   render() {
     const v = this.view;
     if (!v) return;
+    if (this.autoSit) {
+      this.autoSit = false;
+      if (v.you?.seat == null) this.send({ type: 'sit' });
+    }
     const focusKey = document.activeElement?.dataset?.key;
     const hadFocus = this.main.contains(document.activeElement) && document.activeElement !== this.main;
     const round = v.round;

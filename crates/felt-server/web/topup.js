@@ -37,7 +37,9 @@ export class TopUp {
     const say = h('p', { class: 'topup-why', id: 'topup-why' },
       `Your balance of ${show(v.you.balance)} cannot cover this table's minimum bet of ${show(min)}.`);
     let act = null;
-    if (!offer) act = h('p', { class: 'muted' }, 'This server gives no play-money top-ups.');
+    if (this.app.me?.operator_wallet) {
+      act = h('p', { class: 'muted', id: 'topup-operator' }, 'Add money to your account at the casino\'s site, then bet again.');
+    } else if (!offer) act = h('p', { class: 'muted' }, 'This server gives no play-money top-ups.');
     else if (wait > 0) act = h('p', { class: 'muted', id: 'topup-wait' }, `Your next top-up is possible in ${Math.ceil(wait / 60)} minute(s).`);
     else {
       act = h('button', {

@@ -33,6 +33,9 @@ const TABLE = {
   'too-many-sockets': 'You have too many tables open: close one of them (8 at most) and this table will connect.',
   away: 'The table is moving: reconnecting...',
   'reality-check': 'A reality check is waiting for your answer: continue or log out, then bet.',
+  'wallet-unavailable': 'The casino\'s wallet did not answer in time: nothing was staked. Try again in a moment.',
+  'wallet-pending': 'Your last bet is waiting for the casino\'s answer: wait a moment, then try again.',
+  'session-expired': 'Your session at the casino has ended: go back to the casino\'s site and open the table from there.',
 };
 
 const HTTP = {
@@ -69,6 +72,11 @@ function refusal(message) {
 /** A refusal frame of the table socket ({code, message}) as a player's sentence. */
 export function tableSentence(err) {
   if (err?.code === 'refused') return refusal(err.message);
+  // The operator's wallet refused a stake: its reason, in the casino's words.
+  const operator = /^(you are not insured: )?the operator refused it: (.+)$/.exec(String(err?.message || ''));
+  if (operator && ['insufficient-funds', 'limit-reached', 'player-blocked'].includes(err.code)) {
+    return `${operator[1] ? 'You are not insured: ' : ''}The casino refused this bet: ${operator[2]}.`;
+  }
   // A limit the player set, or their break: the server's sentence names it and when it ends.
   if (err?.code === 'limit-reached' || err?.code === 'player-blocked') return serverSentence(err.message);
   // A session ended by a break, an exclusion, the operator or a password change: the

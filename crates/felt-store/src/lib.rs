@@ -152,8 +152,8 @@ pub use seat::{lock_dir, lock_file, SeatLocks};
 pub use seating::{SeatClaim, STALE_SEAT_MS};
 pub use sqlite::{AppliedMigration, OpenOptions, SqliteStore};
 pub use wallet::{
-    credit_id, debit_id, rollback_id, NewWalletCall, WalletAnswer, WalletCall, WalletCallKind,
-    WalletQuery, WalletState, CLOSING_NOTHING, MAX_TRANSACTION_ID, ROLLBACK_SUFFIX,
+    credit_id, debit_id, funding_memo, rollback_id, NewWalletCall, WalletAnswer, WalletCall,
+    WalletCallKind, WalletQuery, WalletState, CLOSING_NOTHING, MAX_TRANSACTION_ID, ROLLBACK_SUFFIX,
 };
 
 use felt_core::money::Money;

@@ -37,6 +37,13 @@ pub fn debit_id(round: RoundId, seat: u8, n: u32) -> String {
     format!("felt-{}-s{}-d{n}", round.0, u16::from(seat) + 1)
 }
 
+/// The memo of the deposit by which a step brings the money of acknowledged debit
+/// `debit` into the player's (mirror) account: how the books tell a debit a step
+/// used from one the operator took while no step did (felt stopped in between).
+pub fn funding_memo(debit: &str) -> String {
+    format!("wallet debit {debit}")
+}
+
 /// The id of the closing credit of the player at engine seat `seat` in `round`:
 /// `felt-ROUND-sSEAT-c`.
 pub fn credit_id(round: RoundId, seat: u8) -> String {

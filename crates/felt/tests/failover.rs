@@ -187,6 +187,7 @@ fn start_bots(
         stall: Duration::from_secs(90),
         keep_frames: false,
         think: Duration::ZERO,
+        launch: None,
     };
     rt.spawn(bots::run(cfg))
 }

@@ -6,7 +6,10 @@
 mod common;
 
 use felt_core::Money;
-use felt_store::{NewRound, NewWalletCall, SqliteStore, Step, Store, WalletAnswer, WalletCallKind};
+use felt_store::{
+    funding_memo, Account, Movement, MovementKind, NewRound, NewWalletCall, SqliteStore, Step,
+    Store, WalletAnswer, WalletCallKind,
+};
 
 fn call(kind: WalletCallKind, id: &str, cents: i64) -> NewWalletCall {
     NewWalletCall {
@@ -39,11 +42,21 @@ fn the_staff_list_every_call_with_its_state() {
             ..NewRound::default()
         };
         let r1 = s.begin_round(&new(1)).unwrap();
+        // The step brings the money of the debit it uses into the player's mirror
+        // (a finished round rolls back a debit no step used).
+        let funded = Movement::new(
+            Account::Cashier,
+            Account::player("p-1001"),
+            Money::cents(10_00),
+            MovementKind::Deposit,
+        )
+        .with_memo(funding_memo("felt-1-d1"));
         let bet = Step {
             wallet: vec![
                 call(WalletCallKind::Debit, "felt-1-d1", 10_00),
                 call(WalletCallKind::Debit, "felt-1-d2", 5_00),
             ],
+            movements: vec![funded],
             ..Step::default()
         };
         s.record_step(r1, &bet).unwrap();

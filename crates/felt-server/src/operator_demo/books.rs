@@ -40,6 +40,11 @@ CREATE TABLE IF NOT EXISTS unseen_rollbacks (
     debit    TEXT PRIMARY KEY,
     rollback TEXT NOT NULL
 );
+-- A player's wager limit: the debits taken and not rolled back may not pass it.
+CREATE TABLE IF NOT EXISTS wager_limits (
+    player      TEXT PRIMARY KEY REFERENCES players(id),
+    limit_cents INTEGER NOT NULL CHECK (limit_cents >= 0)
+);
 CREATE TABLE IF NOT EXISTS ledger (
     seq            INTEGER PRIMARY KEY AUTOINCREMENT,
     transaction_id TEXT NOT NULL,
@@ -237,6 +242,29 @@ impl DemoBooks {
             "UPDATE players SET blocked = ?2 WHERE id = ?1",
             params![id, blocked],
         )?;
+        Ok(())
+    }
+
+    /// Sets (or, with `None`, lifts) `player`'s wager limit: a debit that would take
+    /// the sum of the player's debits (not rolled back) past it is `limit-reached`.
+    pub fn set_wager_limit(
+        &mut self,
+        player: &str,
+        limit: Option<Money>,
+    ) -> Result<(), BooksError> {
+        match limit {
+            Some(l) if l.as_cents() < 0 => {
+                return Err(BooksError(format!("{player}: a limit below zero")))
+            }
+            Some(l) => self.conn.execute(
+                "INSERT INTO wager_limits (player, limit_cents) VALUES (?1, ?2) \
+                 ON CONFLICT (player) DO UPDATE SET limit_cents = excluded.limit_cents",
+                params![player, l.as_cents()],
+            )?,
+            None => self
+                .conn
+                .execute("DELETE FROM wager_limits WHERE player = ?1", [player])?,
+        };
         Ok(())
     }
 
@@ -473,21 +501,50 @@ fn debit(c: &Connection, t: &Tx<'_>) -> Result<(Answer, i64), BooksError> {
         );
         return Ok((a, 0));
     }
-    Ok(match balance(c, t.player)? {
-        None => (unknown_player(), 0),
-        Some((_, true)) => (
+    Ok(match (balance(c, t.player)?, past_limit(c, t)?) {
+        (None, _) => (unknown_player(), 0),
+        (Some((_, true)), _) => (
             Answer::refusal(RefusalCode::PlayerBlocked, "the player is blocked"),
             0,
         ),
-        Some((cents, false)) if cents < t.amount => (
+        (Some(_), Some((limit, wagered))) => {
+            let m = format!(
+                "the wager limit of {} is reached: {} wagered",
+                Money::cents(limit),
+                Money::cents(wagered)
+            );
+            (Answer::refusal(RefusalCode::LimitReached, &m), 0)
+        }
+        (Some((cents, false)), None) if cents < t.amount => (
             Answer::refusal(
                 RefusalCode::InsufficientFunds,
                 &format!("the balance is {}", Money::cents(cents)),
             ),
             0,
         ),
-        Some((cents, false)) => (Answer::balance(cents - t.amount), -t.amount),
+        (Some((cents, false)), None) => (Answer::balance(cents - t.amount), -t.amount),
     })
+}
+
+/// The player's wager limit and what they wagered, if debit `t` would pass it.
+fn past_limit(c: &Connection, t: &Tx<'_>) -> Result<Option<(i64, i64)>, BooksError> {
+    let limit: Option<i64> = c
+        .query_row(
+            "SELECT limit_cents FROM wager_limits WHERE player = ?1",
+            [t.player],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(limit) = limit else {
+        return Ok(None);
+    };
+    let wagered: i64 = c.query_row(
+        "SELECT COALESCE(SUM(amount_cents), 0) FROM transactions \
+         WHERE player = ?1 AND call = 'debit' AND status = 200 AND rolled_back = 0",
+        [t.player],
+        |r| r.get(0),
+    )?;
+    Ok((wagered.saturating_add(t.amount) > limit).then_some((limit, wagered)))
 }
 
 fn credit(c: &Connection, t: &Tx<'_>) -> Result<(Answer, i64), BooksError> {

@@ -1,5 +1,5 @@
 //! The table with an operator's wallet (`felt serve --wallet`, `docs/operators.md`):
-//! a bet, or an action that stakes money (a double, a split), is written as a debit to
+//! a bet, or an action that stakes money (a double, a split, insurance), is written as a debit to
 //! the books' outbox and sent from the async runtime; the table goes on serving views,
 //! timers and other players meanwhile, and the bet or action is stepped into the round
 //! when the debit's answer comes back ([`ToTable::Wallet`]), with the money it brought
@@ -12,7 +12,8 @@ use crate::protocol::Code;
 use crate::wallet::client::Outcome;
 use crate::wallet::outbox::{answer_of, now_ms};
 use crate::wallet::table::{self as wt, Answered, Stake};
-use felt_core::{Action, Money};
+use felt_core::round::HandRef;
+use felt_core::{Action, Decision, Money};
 use felt_session::journal::{self, Closing, Extra};
 use felt_store::{debit_id, RoundId, WalletAnswer, WalletCallKind, WalletQuery, WalletState};
 use serde_json::json;
@@ -45,6 +46,14 @@ pub(super) enum Staking {
     Bet(Vec<Action>),
     /// A double, a split.
     Act(Action),
+    /// Insurance of a hand, answered in the offer window: the acknowledged debit's
+    /// money goes into the step at the window's close.
+    Insure {
+        /// The insured hand.
+        at: HandRef,
+        /// The insurance bet.
+        amount: Money,
+    },
 }
 
 /// A debit sent, its answer awaited.
@@ -135,7 +144,8 @@ impl Actor {
     }
 
     /// Writes the debit of a bet or action to the outbox and sends it; the bet or
-    /// action waits for the answer.
+    /// action waits for the answer. Whether it was sent (else the player was told
+    /// why not).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn stake_through_wallet(
         &mut self,
@@ -146,17 +156,17 @@ impl Actor {
         id: &str,
         staking: Staking,
         at: Instant,
-    ) -> Result<(), Fatal> {
+    ) -> Result<bool, Fatal> {
         let (Some(wallet), Some(inbox)) = (self.wallet.clone(), self.inbox.clone()) else {
-            return Ok(());
+            return Ok(false);
         };
         if self.debits.values().any(|d| d.player == player) {
             let m = "your last bet or action waits for the operator's wallet: wait for its answer";
             self.refuse(conn, Code::WalletPending, m, Some(id));
-            return Ok(());
+            return Ok(false);
         }
         let Some(r) = self.round.as_mut() else {
-            return Ok(());
+            return Ok(false);
         };
         if round != r.live.id && !r.announced.contains(&round) {
             let s = Stepped::OtherRound {
@@ -164,21 +174,24 @@ impl Actor {
                 current: r.live.id,
             };
             self.refuse_stepped(conn, s, id);
-            return Ok(());
+            return Ok(false);
         }
-        let actions = match &staking {
-            Staking::Bet(a) => a.clone(),
-            Staking::Act(a) => vec![*a],
+        let stake = match &staking {
+            // The offer window steps its answers at its close, in seat order: the
+            // insurance bet is the stake (the window checked it against the offer).
+            Staking::Insure { at, amount } => Ok(Some(wt::insurance_stake(at.spot, *amount))),
+            Staking::Bet(a) => wt::stake_of(&r.live.engine, &self.ctx, seat, a),
+            Staking::Act(a) => wt::stake_of(&r.live.engine, &self.ctx, seat, &[*a]),
         };
-        let stake: Stake = match wt::stake_of(&r.live.engine, &self.ctx, seat, &actions) {
+        let stake: Stake = match stake {
             Ok(Some(s)) => s,
             Ok(None) => {
                 self.refuse(conn, Code::Refused, "nothing to stake", Some(id));
-                return Ok(());
+                return Ok(false);
             }
             Err(e) => {
                 self.refuse_stepped(conn, Stepped::Refused(e), id);
-                return Ok(());
+                return Ok(false);
             }
         };
         let due_again = now_ms()
@@ -238,7 +251,7 @@ impl Actor {
             json!({"type": "pending", "seq": seq, "id": id, "amount": amount}).to_string()
         });
         self.publish_info();
-        Ok(())
+        Ok(true)
     }
 
     /// A debit's answer: the bet or action is stepped into the round with the money,
@@ -273,7 +286,15 @@ impl Actor {
     /// A debit refused, lost, or taken and not used: the bet or action is refused with
     /// `code` and `m` (the books roll a lost or unused one back).
     fn debit_not_taken(&mut self, d: InFlight, code: Code, m: String) -> Result<(), Fatal> {
+        let m = match d.staking {
+            Staking::Insure { .. } => format!("you are not insured: {m}"),
+            _ => m,
+        };
         self.refuse(d.conn, code, &m, Some(&d.id));
+        if let Staking::Insure { at, .. } = d.staking {
+            // Not insured: the answer is a decline, and the window may close.
+            self.answer_funded(d.seat, at, Decision::Decline, Extra::default());
+        }
         if code == Code::PlayerBlocked {
             // The operator says the player may not play: the seat ends (at once, or
             // when the round the player is in ends).
@@ -288,6 +309,10 @@ impl Actor {
                 self.broadcast(&[], None);
             }
         }
+        if matches!(d.staking, Staking::Insure { .. }) {
+            self.broadcast(&[], None);
+            return self.close_window_if_ready();
+        }
         if matches!(d.staking, Staking::Act(_)) {
             // The hand stays to play: its decision timer starts again.
             if let Some(r) = self.round.as_mut() {
@@ -299,6 +324,20 @@ impl Actor {
         Ok(())
     }
 
+    /// The offer window's answer of engine seat `seat` for hand `at` becomes
+    /// `decision`, stepped with `funding` at the window's close.
+    fn answer_funded(&mut self, seat: u8, at: HandRef, decision: Decision, funding: Extra) {
+        let answers = self
+            .round
+            .as_mut()
+            .and_then(|r| r.window.as_mut())
+            .and_then(|w| w.answers.get_mut(&(seat, at.spot, at.hand)));
+        if let Some(a) = answers {
+            a.decision = decision;
+            a.funding = funding;
+        }
+    }
+
     /// Steps an acknowledged debit's bet or action into the round, with its money. The
     /// acknowledgement is recorded with the step, in one transaction of the books: a
     /// server killed before it, a step refused, or a table taken over by another server
@@ -306,13 +345,19 @@ impl Actor {
     /// rolled back, never kept by the operator with no bet in the round for it.
     fn step_funded(&mut self, debit: &str, d: InFlight, balance: Money) -> Result<(), Fatal> {
         let unused = |detail: String| WalletAnswer::Lost { detail };
-        let Some(r) = self.round.as_mut().filter(|r| r.live.id == d.round) else {
+        if !self.round.as_ref().is_some_and(|r| r.live.id == d.round) {
             tracing::warn!(table = %self.cfg.name, debit = %d.id, "a debit was acknowledged for a round no longer in play: it is rolled back");
             let lost = unused("acknowledged for a round no longer in play".into());
             self.books
                 .with(|s| s.wallet_answer(debit, &lost))
                 .map_err(|e| e.to_string())?;
             return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+        }
+        if let Staking::Insure { at, amount } = d.staking {
+            return self.insured(debit, d, at, amount, balance);
+        }
+        let Some(r) = self.round.as_mut() else {
+            return Ok(());
         };
         r.live.funding = wt::funding(debit, &d.player, d.amount);
         let ctx = &self.ctx;
@@ -323,6 +368,8 @@ impl Actor {
             let stepped = match &d.staking {
                 Staking::Bet(actions) => r.live.step_batch(s, ctx, d.round, &d.id, actions),
                 Staking::Act(action) => r.live.step_client(s, ctx, d.round, &d.id, *action),
+                // Stepped at the window's close (`insured`).
+                Staking::Insure { .. } => Ok(Stepped::BadBatch),
             }
             .map_err(|e| e.to_string())?;
             let answer = match &stepped {
@@ -360,6 +407,38 @@ impl Actor {
                 Ok(())
             }
         }
+    }
+
+    /// An acknowledged insurance debit: recorded now, its money stepped with the
+    /// answer at the offer window's close (a round that finishes without stepping it
+    /// rolls it back in the books' finish, as any debit no step used).
+    fn insured(
+        &mut self,
+        debit: &str,
+        d: InFlight,
+        at: HandRef,
+        amount: Money,
+        balance: Money,
+    ) -> Result<(), Fatal> {
+        let recorded = self.books.with(|s| -> Result<bool, String> {
+            if !still_pending(s, d.round, debit)? {
+                return Ok(false);
+            }
+            s.wallet_answer(debit, &WalletAnswer::Acknowledged { balance })
+                .map_err(|e| e.to_string())?;
+            Ok(true)
+        })?;
+        if !recorded {
+            // Its fate was settled meanwhile (marked lost by an outbox worker).
+            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+        }
+        if let Some(w) = &self.wallet {
+            w.balances.set(&d.player, balance);
+        }
+        let funding = wt::funding(debit, &d.player, d.amount);
+        self.answer_funded(d.seat, at, Decision::Insure(amount), funding);
+        self.broadcast(&[], None);
+        self.close_window_if_ready()
     }
 
     /// A round a debit wrote to the books that no bet made it into (every debit

@@ -16,24 +16,42 @@ use felt_store::{
     credit_id, Account, Movement, MovementKind, NewWalletCall, RoundId, WalletCallKind,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Told of a player whose balance changed.
+type Listener = Box<dyn Fn(&str) + Send + Sync>;
 
 /// The operator's balances as its last answers gave them, by player (felt's player
 /// name is the operator's player id).
 #[derive(Default)]
-pub struct Balances(Mutex<HashMap<String, Money>>);
+pub struct Balances {
+    known: Mutex<HashMap<String, Money>>,
+    /// Told of each player whose balance changes (the server tells the player's table).
+    changed: OnceLock<Listener>,
+}
 
 impl Balances {
     /// The last balance the operator gave for `player`.
     pub fn get(&self, player: &str) -> Option<Money> {
-        self.0.lock().ok()?.get(player).copied()
+        self.known.lock().ok()?.get(player).copied()
     }
 
-    /// Notes the balance the operator gave for `player`.
+    /// Notes the balance the operator gave for `player` (telling whoever listens
+    /// when it changed).
     pub fn set(&self, player: &str, balance: Money) {
-        if let Ok(mut m) = self.0.lock() {
-            m.insert(player.to_string(), balance);
+        let moved = self
+            .known
+            .lock()
+            .is_ok_and(|mut m| m.insert(player.to_string(), balance) != Some(balance));
+        if let (true, Some(tell)) = (moved, self.changed.get()) {
+            tell(player);
         }
+    }
+
+    /// Calls `tell` with each player whose balance changes from now on (once: a
+    /// second listener is not taken).
+    pub fn on_change(&self, tell: impl Fn(&str) + Send + Sync + 'static) {
+        let _ = self.changed.set(Box::new(tell));
     }
 }
 
@@ -223,6 +241,20 @@ pub fn stake_of(
     }))
 }
 
+/// What an insurance bet of `amount` on spot `spot` (from 0) stakes: a debit of its
+/// own, before the dealer's peek (nothing of it goes to a meter).
+pub fn insurance_stake(spot: u8, amount: Money) -> Stake {
+    Stake {
+        amount,
+        wagers: vec![Wager {
+            spot: spot + 1,
+            bet: bet_name(BetKind::Insurance),
+            amount: WireMoney(amount),
+        }],
+        jackpot: Vec::new(),
+    }
+}
+
 /// The debit of `stake` for `player` in `round`, as the outbox keeps it.
 pub fn debit_call(id: &str, player: &str, stake: &Stake) -> Result<NewWalletCall, String> {
     let detail = DebitDetail {
@@ -261,7 +293,7 @@ pub fn funding(debit: &str, player: &str, amount: Money) -> Extra {
             amount,
             MovementKind::Deposit,
         )
-        .with_memo(format!("wallet debit {debit}"))],
+        .with_memo(felt_store::funding_memo(debit))],
         ..Extra::default()
     }
 }

@@ -6,8 +6,8 @@ use super::conn::{get, Conn};
 use super::error::{damaged, R};
 use crate::model::RoundId;
 use crate::wallet::{
-    closing_credits, limit_of, rollback_id, transition, unknown, NewWalletCall, Transition,
-    WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
+    closing_credits, funding_memo, limit_of, rollback_id, transition, unknown, NewWalletCall,
+    Transition, WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
 };
 use crate::StoreError;
 use ::postgres::Row;
@@ -92,29 +92,41 @@ fn roll_back(c: &mut Conn, debit: &WalletCall) -> R<()> {
     Ok(())
 }
 
-/// Every call of `round`, oldest first, locked.
-fn round_calls(c: &mut Conn, round: RoundId) -> R<Vec<WalletCall>> {
+/// The calls of `round`, oldest first, locked until the transaction ends.
+fn round_calls_locked(c: &mut Conn, round: RoundId) -> R<Vec<WalletCall>> {
     let sql =
         format!("SELECT {COLUMNS} FROM wallet_calls WHERE round_id = $1 ORDER BY seq FOR UPDATE");
-    c.query(&sql, &[&round.0])?
-        .iter()
-        .map(call_of)
-        .collect::<R<Vec<_>>>()
+    c.query(&sql, &[&round.0])?.iter().map(call_of).collect()
 }
 
 /// Writes a rollback for every debit of `round` that was not refused and has none.
 pub(crate) fn roll_back_round(c: &mut Conn, round: RoundId) -> R<()> {
-    let calls = round_calls(c, round)?;
+    let calls = round_calls_locked(c, round)?;
     for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
         roll_back(c, d)?;
     }
     insert(c, round, &closing_credits(&calls))
 }
 
-/// Writes the closing credit of `0.00` still owed when `round` finishes: for each
-/// player with a debit not refused (lost and rolled back) and no credit of the round.
-pub(crate) fn close_for_the_unpaid(c: &mut Conn, round: RoundId) -> R<()> {
-    let calls = round_calls(c, round)?;
+/// At the end of a finished `round`: rolls back each debit not refused whose money
+/// no step of the round brought in (the operator took it while felt stopped before
+/// the step that would have used it), and writes the closing credit of `0.00` of
+/// each player with such a debit and no credit (the round ends at the operator).
+pub(crate) fn close_finished_round(c: &mut Conn, round: RoundId) -> R<()> {
+    let calls = round_calls_locked(c, round)?;
+    for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
+        let funded: bool = get(
+            &c.one(
+                "SELECT EXISTS (SELECT 1 FROM entries WHERE round_id = $1 \
+                 AND kind = 'deposit' AND memo = $2)",
+                &[&round.0, &funding_memo(&d.transaction_id)],
+            )?,
+            0,
+        )?;
+        if !funded {
+            roll_back(c, d)?;
+        }
+    }
     insert(c, round, &closing_credits(&calls))
 }
 

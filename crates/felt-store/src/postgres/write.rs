@@ -373,7 +373,7 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
     if status == RoundStatus::Voided {
         super::wallet::roll_back_round(c, round)?;
     } else {
-        super::wallet::close_for_the_unpaid(c, round)?;
+        super::wallet::close_finished_round(c, round)?;
     }
     Ok(seq)
 }

@@ -785,7 +785,7 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
     if status == RoundStatus::Voided {
         wallet::roll_back_round(tx, round)?;
     } else {
-        wallet::close_for_the_unpaid(tx, round)?;
+        wallet::close_finished_round(tx, round)?;
     }
     Ok(seq)
 }

@@ -4,8 +4,8 @@
 use super::{damaged, leases, R};
 use crate::model::RoundId;
 use crate::wallet::{
-    closing_credits, limit_of, rollback_id, transition, unknown, NewWalletCall, Transition,
-    WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
+    closing_credits, funding_memo, limit_of, rollback_id, transition, unknown, NewWalletCall,
+    Transition, WalletAnswer, WalletCall, WalletQuery, WalletRow, COLUMNS,
 };
 use crate::StoreError;
 use rusqlite::{params, Connection, OptionalExtension, Row};
@@ -97,15 +97,18 @@ fn roll_back(c: &Connection, debit: &WalletCall, now: i64) -> R<()> {
     Ok(())
 }
 
+/// The calls of `round`, oldest first.
+fn round_calls(c: &Connection, round: RoundId) -> R<Vec<WalletCall>> {
+    let q = WalletQuery {
+        round: Some(round),
+        ..WalletQuery::default()
+    };
+    list(c, &q)
+}
+
 /// Writes a rollback for every debit of `round` that was not refused and has none.
 pub(crate) fn roll_back_round(c: &Connection, round: RoundId) -> R<()> {
-    let debits = list(
-        c,
-        &WalletQuery {
-            round: Some(round),
-            ..WalletQuery::default()
-        },
-    )?;
+    let debits = round_calls(c, round)?;
     let now = leases::now_ms();
     for d in debits.iter().filter(|d| d.needs_rollback_when_voided()) {
         roll_back(c, d, now)?;
@@ -113,14 +116,27 @@ pub(crate) fn roll_back_round(c: &Connection, round: RoundId) -> R<()> {
     insert(c, round, &closing_credits(&debits))
 }
 
-/// Writes the closing credit of `0.00` still owed when `round` finishes: for each
-/// player with a debit not refused (lost and rolled back) and no credit of the round.
-pub(crate) fn close_for_the_unpaid(c: &Connection, round: RoundId) -> R<()> {
-    let q = WalletQuery {
-        round: Some(round),
-        ..WalletQuery::default()
-    };
-    insert(c, round, &closing_credits(&list(c, &q)?))
+/// At the end of a finished `round`: rolls back each debit not refused whose money
+/// no step of the round brought in (the operator took it while felt stopped before
+/// the step that would have used it), and writes the closing credit of `0.00` of
+/// each player with such a debit and no credit (the round ends at the operator).
+pub(crate) fn close_finished_round(c: &Connection, round: RoundId) -> R<()> {
+    let calls = round_calls(c, round)?;
+    let now = leases::now_ms();
+    for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
+        let funded: bool = c
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM entries WHERE round_id = ?1 \
+                 AND kind = 'deposit' AND memo = ?2)",
+            )?
+            .query_row(params![round.0, funding_memo(&d.transaction_id)], |r| {
+                r.get(0)
+            })?;
+        if !funded {
+            roll_back(c, d, now)?;
+        }
+    }
+    insert(c, round, &closing_credits(&calls))
 }
 
 /// The calls `q` asks for, oldest first.

@@ -204,6 +204,7 @@ conformance! {
     wallet::answers_settle_a_call_once_and_a_lost_debit_is_rolled_back,
     wallet::a_voided_round_rolls_back_its_debits,
     wallet::calls_are_listed_by_round_table_state_time_and_due,
+    wallet::a_finished_round_rolls_back_the_debits_no_step_used,
     wallet::pending_calls_survive_a_restart_and_are_shared_by_servers,
 }
 

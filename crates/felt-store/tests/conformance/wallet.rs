@@ -4,8 +4,8 @@
 use crate::{c, new_round, step, wager, Books};
 use felt_core::Money;
 use felt_store::{
-    rollback_id, NewWalletCall, RoundId, StoreError, WalletAnswer, WalletCall, WalletCallKind,
-    WalletQuery, WalletState,
+    funding_memo, rollback_id, Account, Movement, MovementKind, NewWalletCall, RoundId, StoreError,
+    WalletAnswer, WalletCall, WalletCallKind, WalletQuery, WalletState,
 };
 
 fn debit(id: &str, cents: i64) -> NewWalletCall {
@@ -26,6 +26,17 @@ fn credit(id: &str, cents: i64) -> NewWalletCall {
         amount: c(cents),
         detail_json: r#"{"round_closed":true,"wins":[],"jackpot_award":null}"#.into(),
     }
+}
+
+/// The deposit by which a step brings debit `id`'s money into the player's mirror.
+fn funded(id: &str, cents: i64) -> Movement {
+    Movement::new(
+        Account::Cashier,
+        Account::player("op-player-1"),
+        c(cents),
+        MovementKind::Deposit,
+    )
+    .with_memo(funding_memo(id))
 }
 
 fn calls_of(s: &Books, round: RoundId) -> Vec<WalletCall> {
@@ -267,7 +278,11 @@ pub fn calls_are_listed_by_round_table_state_time_and_due(s: &mut Books) {
     let r1 = s.begin_round(&new_round("t1", 5)).unwrap();
     let r2 = s.begin_round(&new_round("t2", 6)).unwrap();
     for (r, id) in [(r1, "q-1"), (r2, "q-2")] {
-        let mut st = step(Some(r#"{"bet":1}"#), &[], vec![]);
+        let mut st = step(
+            Some(r#"{"bet":1}"#),
+            &[],
+            vec![funded(&format!("{id}-d"), 1_00)],
+        );
         st.wallet = vec![debit(&format!("{id}-d"), 1_00)];
         s.record_step(r, &st).unwrap();
         let mut end = step(None, &[], vec![]);
@@ -458,4 +473,40 @@ fn postgres_books_of_schema_6_migrate_to_7() {
         felt_store::postgres::schema::LATEST
     );
     migrated_from_6(&mut s);
+}
+
+/// A finished round rolls back each debit that no step brought the money of (the
+/// operator took it while felt stopped before the step), and closes at the operator
+/// for its player with a credit of 0.00; a debit a step used stands.
+pub fn a_finished_round_rolls_back_the_debits_no_step_used(s: &mut Books) {
+    let r = s.begin_round(&new_round("t1", 7)).unwrap();
+    let mut bet = step(Some(r#"{"bet":1}"#), &[], vec![funded("u-s1-d1", 1_00)]);
+    bet.wallet = vec![debit("u-s1-d1", 1_00)];
+    s.record_step(r, &bet).unwrap();
+    let other = NewWalletCall {
+        player: "op-player-2".into(),
+        ..debit("u-s2-d1", 2_00)
+    };
+    s.record_wallet_calls(r, &[other]).unwrap();
+    s.wallet_answer("u-s2-d1", &WalletAnswer::Acknowledged { balance: c(8_00) })
+        .unwrap();
+    let mut end = step(None, &[], vec![]);
+    end.wallet = vec![credit("u-s1-c", 0)];
+    s.finish_round(r, &end, "{}", None).unwrap();
+    let calls: Vec<(String, WalletCallKind, String)> = calls_of(s, r)
+        .into_iter()
+        .map(|w| (w.transaction_id, w.kind, w.player))
+        .collect();
+    let p = |n: u8| format!("op-player-{n}");
+    assert_eq!(
+        calls,
+        [
+            ("u-s1-d1".to_string(), WalletCallKind::Debit, p(1)),
+            ("u-s2-d1".to_string(), WalletCallKind::Debit, p(2)),
+            ("u-s1-c".to_string(), WalletCallKind::Credit, p(1)),
+            (rollback_id("u-s2-d1"), WalletCallKind::Rollback, p(2)),
+            ("u-s2-c".to_string(), WalletCallKind::Credit, p(2)),
+        ]
+    );
+    assert!(s.check_books().unwrap().is_sound());
 }

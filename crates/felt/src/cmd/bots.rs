@@ -2,6 +2,8 @@
 
 use anyhow::{Context, Result};
 use felt_server::bots::{self, BotsConfig};
+use felt_server::operator_demo::{self, books::DemoBooks};
+use felt_server::wallet::signature::unix_now;
 use std::time::Duration;
 
 /// Arguments of `felt bots`.
@@ -34,6 +36,31 @@ pub struct Args {
     /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms.
     #[arg(long)]
     pub json: bool,
+    /// Against `felt serve --wallet` with the reference operator (`felt operator-demo
+    /// serve --db FILE`): the bots are that operator's players (opened in its books
+    /// if missing, each with --bot-balance) and arrive by its launch links, made in
+    /// its books, instead of registering.
+    #[arg(long, value_name = "FILE")]
+    pub operator_demo_db: Option<std::path::PathBuf>,
+    /// The balance each bot opens with at the reference operator.
+    #[arg(long, default_value = "1000.00", requires = "operator_demo_db")]
+    pub bot_balance: felt_core::Money,
+}
+
+/// The reference operator's launch links of the bots (see `--operator-demo-db`).
+fn launch_links(db: &std::path::Path, felt: &str, balance: felt_core::Money) -> bots::Launch {
+    let (db, felt) = (db.to_path_buf(), felt.to_string());
+    bots::Launch(std::sync::Arc::new(move |name: &str, table: &str| {
+        let mut books = DemoBooks::open(&db).map_err(|e| e.to_string())?;
+        books
+            .add_player(name, name, "EUR", balance)
+            .map_err(|e| e.to_string())?;
+        let expires = unix_now().saturating_add(3600);
+        let token = books
+            .launch_token(name, expires)
+            .map_err(|e| e.to_string())?;
+        operator_demo::launch_link(&felt, &token, table)
+    }))
 }
 
 /// Runs the bots and prints the report.
@@ -49,7 +76,7 @@ pub fn run(a: &Args) -> Result<()> {
             "--server {s}: write the server's address as http://HOST:PORT"
         );
     }
-    let cfg = BotsConfig {
+    let mut cfg = BotsConfig {
         servers: a
             .server
             .iter()
@@ -62,7 +89,11 @@ pub fn run(a: &Args) -> Result<()> {
         stall: Duration::from_secs(a.stall_secs),
         keep_frames: false,
         think: Duration::from_millis(a.think_ms),
+        launch: None,
     };
+    if let Some(db) = &a.operator_demo_db {
+        cfg.launch = Some(launch_links(db, &cfg.servers[0], a.bot_balance));
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// A player to open if missing: ID:NAME:BALANCE (repeatable).
     #[arg(long = "player", value_name = "ID:NAME:BALANCE")]
     pub players: Vec<String>,
+    /// A player's wager limit, ID:AMOUNT (repeatable): a debit that would take the
+    /// player's debits past it is refused, limit-reached.
+    #[arg(long = "limit", value_name = "ID:AMOUNT")]
+    pub limits: Vec<String>,
     /// The players' currency.
     #[arg(long, default_value = "EUR")]
     pub currency: String,
@@ -139,6 +143,15 @@ fn serve(a: &ServeArgs) -> Result<()> {
     for p in &a.players {
         let (id, name, balance) = player_arg(p)?;
         books.add_player(&id, &name, &a.currency, balance)?;
+    }
+    for l in &a.limits {
+        let (id, limit) = l
+            .split_once(':')
+            .with_context(|| format!("--limit {l}: write ID:AMOUNT, e.g. p-1001:50.00"))?;
+        let limit: Money = limit
+            .parse()
+            .with_context(|| format!("--limit {l}: the amount"))?;
+        books.set_wager_limit(id, Some(limit))?;
     }
     let wallet = Arc::new(DemoWallet::new(books, secret, faults));
     let rt = tokio::runtime::Builder::new_multi_thread()
