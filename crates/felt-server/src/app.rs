@@ -7,7 +7,7 @@ use crate::config::TableConfig;
 use crate::hosting::{Hosting, Hosts};
 use crate::logged_in::Life;
 use crate::metrics::Metrics;
-use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, VERSION};
+use crate::protocol::{error_frame, ClientMsg, Code, MAX_MESSAGE, OLDEST_VERSION, VERSION};
 use crate::table::{self, TableHandle, ToTable};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -798,10 +798,10 @@ async fn lobby(State(s): State<Shared>, headers: HeaderMap) -> Response {
                     .and_then(|l| l.status.clone()),
             };
             let ids = meter_ids(&t.cfg);
-            let m: Vec<Value> = meters
+            let m: Vec<crate::render::MeterOut> = meters
                 .iter()
                 .filter(|m| ids.contains(&m.id))
-                .map(crate::render::meter)
+                .map(crate::render::MeterOut::from)
                 .collect();
             let host = lease.map(|l| {
                 json!({
@@ -965,10 +965,11 @@ fn recall(r: &felt_store::RoundRecord, player: Option<&str>) -> Value {
         .filter_map(|e| match e {
             // A round over: the books' numbering; one in play: the protocol's.
             Seen::Event(e) if ended => serde_json::to_value(e).ok(),
-            Seen::Event(e) => Some(crate::render::public_event(
+            Seen::Event(e) => serde_json::to_value(crate::render::EventOut::public(
                 &e,
                 &crate::render::SeatMap::default(),
-            )),
+            ))
+            .ok(),
             Seen::Unreadable { .. } => None,
         })
         .collect();
@@ -1056,7 +1057,8 @@ async fn operator_tables(
             })
         })
         .collect();
-    let meters: Vec<Value> = meters.iter().map(crate::render::meter).collect();
+    let meters: Vec<crate::render::MeterOut> =
+        meters.iter().map(crate::render::MeterOut::from).collect();
     Ok(Json(json!({"tables": tables, "meters": meters})).into_response())
 }
 
@@ -1433,10 +1435,12 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
                     last_seq,
                 },
             ) => {
-                if version != VERSION {
+                if !(OLDEST_VERSION..=VERSION).contains(&version) {
                     let _ = out.try_send(local(
                         Code::Version,
-                        &format!("this server speaks protocol version {VERSION}"),
+                        &format!(
+                            "this server speaks protocol versions {OLDEST_VERSION} to {VERSION}"
+                        ),
                     ));
                     continue;
                 }
@@ -1460,6 +1464,7 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
                                 player: player.clone(),
                                 out: out.clone(),
                                 last_seq,
+                                version,
                             })
                             .is_ok();
                     if !joined {
@@ -1489,7 +1494,7 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
             (None, _) => {
                 let _ = out.try_send(local(
                     Code::Hello,
-                    "say hello first: {\"type\": \"hello\", \"version\": 1, \"table\": NAME}",
+                    "say hello first: {\"type\": \"hello\", \"version\": 2, \"table\": NAME}",
                 ));
             }
             (Some(Target::Here(h)), msg) => match h.send_message(conn, msg, Instant::now()) {

@@ -9,6 +9,7 @@
 //! lobby again (of any live server) and follows the table to its new host, as a
 //! browser does.
 
+use crate::protocol::VERSION;
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
@@ -296,6 +297,9 @@ struct Memory {
     seated: bool,
     /// The id of the last bet sent.
     bet_id: Option<String>,
+    /// What the welcome said does not change at the table (game, limits, hints):
+    /// each view is read with it.
+    fixed: serde_json::Map<String, Value>,
 }
 
 impl Bot {
@@ -442,8 +446,7 @@ impl Bot {
         mem.pending.clear();
         mem.bet_id = None;
         mem.bet_in = None;
-        let hello =
-            json!({"type": "hello", "version": 1, "table": self.table, "last_seq": mem.last_seq});
+        let hello = json!({"type": "hello", "version": VERSION, "table": self.table, "last_seq": mem.last_seq});
         tx.send(Message::text(hello.to_string()))
             .await
             .map_err(|e| e.to_string())?;
@@ -465,7 +468,7 @@ impl Bot {
                 Ok(Some(Ok(m))) => m,
             };
             let Message::Text(text) = msg else { continue };
-            let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            let Ok(mut v) = serde_json::from_str::<Value>(&text) else {
                 return Err(format!("the server sent no JSON: {text}"));
             };
             if self.cfg.keep_frames {
@@ -482,6 +485,9 @@ impl Bot {
             }
             match v["type"].as_str() {
                 Some("welcome") => {
+                    for k in ["game", "limits", "hints"] {
+                        mem.fixed.insert(k.to_string(), v[k].clone());
+                    }
                     mem.seated = v["seat"].is_u64();
                     if !mem.seated {
                         tx.send(Message::text(json!({"type": "sit"}).to_string()))
@@ -513,6 +519,9 @@ impl Bot {
                 }
                 Some("closed" | "away") => return Ok(false),
                 Some("view") => {
+                    if let Some(o) = v.as_object_mut() {
+                        o.extend(mem.fixed.clone());
+                    }
                     let now = Instant::now();
                     if !mem.pending.is_empty() {
                         let mut g = self.tally.lock().await;

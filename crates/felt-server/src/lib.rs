@@ -33,6 +33,7 @@ pub mod bots;
 pub mod client;
 pub mod clock;
 pub mod config;
+pub mod frames;
 pub mod guard;
 pub mod hint;
 pub mod hosting;

@@ -14,8 +14,12 @@ use felt_core::Money;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The protocol's version.
-pub const VERSION: u32 = 1;
+/// The protocol's version. Version 2 sends what does not change at a table (its
+/// game, limits and hints) once, in the welcome; version 1 repeats it in every view.
+pub const VERSION: u32 = 2;
+
+/// The oldest version still served.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// The largest message a client may send (bytes).
 pub const MAX_MESSAGE: usize = 4 * 1024;

@@ -15,6 +15,7 @@ mod through_wallet;
 
 use crate::books::Books;
 use crate::config::TableConfig;
+use crate::frames;
 use crate::metrics::Metrics;
 use crate::protocol::{error_frame, ClientMsg, Code, SpotBet, Word, VERSION};
 use crate::render::{self, SeatMap};
@@ -25,7 +26,6 @@ use felt_session::dealing::{self, Seeds};
 use felt_session::journal::{self, Ctx, Live, Stepped};
 use felt_session::recovery::{self, Recovered};
 use felt_store::{Account, RoundId, SeatClaim};
-use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
@@ -58,6 +58,8 @@ pub enum ToTable {
         out: Outbox,
         /// The last `seq` it saw (reconnecting).
         last_seq: Option<u64>,
+        /// The protocol version it speaks.
+        version: u32,
     },
     /// A connection is gone.
     Gone {
@@ -86,8 +88,8 @@ pub enum ToTable {
     /// A progressive meter of this table changed (another table, maybe on another
     /// server, took a contribution or paid an award): the players see it at once.
     Meters {
-        /// The table's meters as the books hold them now (rendered).
-        meters: Value,
+        /// The table's meters as the books hold them now.
+        meters: Vec<crate::render::MeterOut>,
     },
     /// Another server holds this table now (this server lost its lease): the table
     /// stops at once, and its players are told to reconnect (they reach the new host).
@@ -253,6 +255,7 @@ pub fn spawn(
         .iter()
         .map(|b| (b.id.clone(), b.name.clone()))
         .collect();
+    let fixed = fixed_info(&cfg, &ctx);
     let mut actor = Actor {
         cfg,
         ctx,
@@ -272,6 +275,9 @@ pub fn spawn(
         closed: None,
         last: None,
         side_names,
+        fixed_members: frames::members(&fixed),
+        fixed,
+        meters: Vec::new(),
         announced: Vec::new(),
         stacked: None,
         swept: Instant::now(),
@@ -280,6 +286,7 @@ pub fn spawn(
         wallet,
         debits: BTreeMap::new(),
     };
+    actor.read_meters();
     actor.recover()?;
     let handle = std::thread::Builder::new()
         .name(format!("table {}", actor.cfg.name))
@@ -313,6 +320,8 @@ struct Stream {
     bytes: usize,
     /// Since when its player has had neither a seat nor a connection here.
     idle_since: Option<Instant>,
+    /// Its views carry the table's fixed part (protocol version 1).
+    fixed_in_views: bool,
 }
 
 impl Stream {
@@ -364,8 +373,8 @@ struct RoundState {
     /// sit again before it deals (their balance may have moved meanwhile).
     left: BTreeSet<u8>,
     window: Option<Window>,
-    /// The events of the round so far (public, rendered) and its settlements.
-    settlements: Vec<Value>,
+    /// The round's settlements so far.
+    settlements: Vec<render::SettlementLine>,
     /// The hand the decision timer runs for.
     timed: Option<(u8, HandRef)>,
     /// Balances of players who topped up during this betting window before betting
@@ -394,8 +403,8 @@ impl TimerKind {
 
 /// The last round's final state, shown until the next one opens.
 struct Last {
-    round: Value,
-    settlements: Vec<Value>,
+    round: render::RoundOut,
+    settlements: Vec<render::SettlementLine>,
     number: i64,
     seats: SeatMap,
 }
@@ -422,6 +431,13 @@ struct Actor {
     closed: Option<String>,
     last: Option<Last>,
     side_names: Vec<(String, String)>,
+    /// The table's game, limits and hints: sent once, in each connection's welcome.
+    fixed: frames::Fixed,
+    /// `fixed` serialized, as the members a version 1 view carries.
+    fixed_members: String,
+    /// The table's progressive meters as last read from the books (after a step that
+    /// moved one, and at each change the meters' watch reports).
+    meters: Vec<render::MeterOut>,
     /// The ids of betting windows dropped before any bet (see `RoundState::announced`).
     announced: Vec<RoundId>,
     /// The test mode's stacked shoe: the next round to take a bet deals from it.
@@ -536,7 +552,11 @@ impl Actor {
         let conns: Vec<u64> = self.conns.keys().copied().collect();
         for c in conns {
             self.reply(c, |seq, _| {
-                json!({"type": kind, "seq": seq, "reason": reason}).to_string()
+                frames::to_text(&frames::Closing {
+                    kind,
+                    seq,
+                    reason: &reason,
+                })
             });
         }
         self.conns.clear();
@@ -696,6 +716,7 @@ impl Actor {
                 player,
                 out,
                 last_seq,
+                version,
             } => {
                 self.metrics.connections.inc();
                 self.conns.insert(
@@ -708,7 +729,7 @@ impl Actor {
                 if let Some(s) = self.seats.iter_mut().flatten().find(|s| s.player == player) {
                     s.absent = 0;
                 }
-                self.welcome(conn, last_seq);
+                self.welcome(conn, last_seq, version);
                 self.publish_info();
                 Ok(())
             }
@@ -749,10 +770,16 @@ impl Actor {
                 Ok(())
             }
             ToTable::Meters { meters } => {
+                self.meters = meters;
+                let meters = self.meters.clone();
                 let players: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
                 for p in players {
                     self.send_to_player(&p, |seq| {
-                        json!({"type": "meters", "seq": seq, "meters": meters}).to_string()
+                        frames::to_text(&frames::Meters {
+                            kind: "meters",
+                            seq,
+                            meters: &meters,
+                        })
                     });
                 }
                 Ok(())
@@ -827,15 +854,20 @@ impl Actor {
         }
     }
 
-    fn welcome(&mut self, conn: u64, last_seq: Option<u64>) {
+    fn welcome(&mut self, conn: u64, last_seq: Option<u64>, version: u32) {
         let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
             return;
         };
         let seat = self.seat_of(&player);
         let stream = self.streams.entry(player.clone()).or_default();
         stream.idle_since = None;
+        // A version 1 client reads the table's fixed part in every view; the frames
+        // kept in the other form are not replayed to it (a fresh view follows).
+        let fixed_in_views = version < 2;
+        let same_form = stream.fixed_in_views == fixed_in_views;
+        stream.fixed_in_views = fixed_in_views;
         // Missed frames, if the stream still holds every one after `last_seq`.
-        let missed: Option<Vec<Arc<str>>> = last_seq.and_then(|l| {
+        let missed: Option<Vec<Arc<str>>> = last_seq.filter(|_| same_form).and_then(|l| {
             if l > stream.seq {
                 return None;
             }
@@ -852,16 +884,16 @@ impl Actor {
         let resumed = missed.is_some();
         // The welcome carries the stream's last seq; the missed frames (after
         // `last_seq`) follow it, or else a fresh view.
-        let welcome = json!({
-            "type": "welcome",
-            "seq": stream.seq,
-            "version": VERSION,
-            "table": self.cfg.name,
-            "player": player,
-            "seat": seat,
-            "resumed": resumed,
-        })
-        .to_string();
+        let welcome = frames::to_text(&frames::Welcome {
+            kind: "welcome",
+            seq: stream.seq,
+            version: version.min(VERSION),
+            table: &self.cfg.name,
+            player: &player,
+            seat,
+            resumed,
+            fixed: &self.fixed,
+        });
         if let Some(c) = self.conns.get(&conn) {
             let _ = c.out.try_send(welcome.into());
         }
@@ -989,7 +1021,7 @@ impl Actor {
             }
             ClientMsg::Ping {} => {
                 self.reply(conn, |seq, _| {
-                    json!({"type": "pong", "seq": seq}).to_string()
+                    frames::to_text(&frames::Pong { kind: "pong", seq })
                 });
             }
             ClientMsg::Sync {} => self.reply(conn, |seq, me| me.view_frame(seq, &player)),
@@ -1596,7 +1628,7 @@ impl Actor {
                     word_text(d),
                     render::choices(&offer.legal)
                         .iter()
-                        .filter_map(|c| c["decision"].as_str().map(str::to_string))
+                        .map(|c| c.decision)
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -1632,7 +1664,11 @@ impl Actor {
             return Ok(());
         };
         self.send_to_player(&player, |seq| {
-            json!({"type": "accepted", "seq": seq, "id": id}).to_string()
+            frames::to_text(&frames::Accepted {
+                kind: "accepted",
+                seq,
+                id,
+            })
         });
         if let (Decision::Insure(amount), true) = (decision, self.wallet.is_some()) {
             // Insurance is a further debit of the round, sent now: its answer is in
@@ -1812,7 +1848,7 @@ impl Actor {
         }
         self.shoe = r.live.engine.shoe().clone();
         self.last = Some(Last {
-            round: render::round(&r.live.engine.view(0), &r.seats),
+            round: render::RoundOut::of(&r.live.engine.view(0), &r.seats),
             settlements: r.settlements.clone(),
             number: r.live.id.0,
             seats: r.seats.clone(),
@@ -1870,7 +1906,7 @@ impl Actor {
     fn note(&mut self, events: &[Event]) {
         let Some(r) = self.round.as_mut() else { return };
         for e in events {
-            if let Some(line) = render::settlement(e, &r.seats, &self.side_names) {
+            if let Some(line) = render::SettlementLine::of(e, &r.seats, &self.side_names) {
                 r.settlements.push(line);
             }
         }
@@ -2018,14 +2054,19 @@ impl Actor {
     /// that caused it (if any) is recorded. The table's part of the view is rendered
     /// once; only each player's own part differs.
     fn broadcast(&mut self, events: &[Event], at: Option<Instant>) {
+        if events.iter().any(|e| matches!(e, Event::Meter { .. })) {
+            self.read_meters();
+        }
         let mut players: Vec<String> = self.conns.values().map(|c| c.player.clone()).collect();
         players.extend(self.seats.iter().flatten().map(|s| s.player.clone()));
         players.sort();
         players.dedup();
         let table = self.table_view(events);
         for p in players {
-            let seq = self.streams.get(&p).map_or(0, |s| s.seq) + 1;
-            let text = self.frame(seq, &p, &table);
+            let stream = self.streams.get(&p);
+            let seq = stream.map_or(0, |s| s.seq) + 1;
+            let fixed = self.fixed_for(stream);
+            let text = frames::view_frame(seq, &self.you(&p), fixed, &table);
             self.send_to_player(&p, |_| text);
         }
         if let Some(at) = at {
@@ -2037,107 +2078,108 @@ impl Actor {
 
     /// One player's view alone (a welcome, a `sync`).
     fn view_frame(&self, seq: u64, player: &str) -> String {
-        self.frame(seq, player, &self.table_view(&[]))
+        let fixed = self.fixed_for(self.streams.get(player));
+        frames::view_frame(seq, &self.you(player), fixed, &self.table_view(&[]))
     }
 
-    /// The `view` frame: the table's part with the player's own.
-    fn frame(&self, seq: u64, player: &str, table: &Value) -> String {
-        let mut v = table.clone();
-        v["seq"] = json!(seq);
-        v["you"] = self.you(player);
-        v.to_string()
+    /// The table's fixed part, for a stream whose views carry it (version 1).
+    fn fixed_for(&self, stream: Option<&Stream>) -> Option<&str> {
+        stream
+            .is_some_and(|s| s.fixed_in_views)
+            .then_some(self.fixed_members.as_str())
     }
 
-    /// What every seat sees alike: seats, limits, timer, meters, the round, its
-    /// settlements and the step's events.
-    fn table_view(&self, events: &[Event]) -> Value {
-        let seats: Vec<Value> = self
+    /// What every seat sees alike (seats, timer, meters, the round, its settlements
+    /// and the step's events), serialized once for every connection.
+    fn table_view(&self, events: &[Event]) -> String {
+        let seats = self
             .seats
             .iter()
             .enumerate()
             .map(|(i, s)| {
                 let n = (i + 1) as u8;
                 let Some(s) = s else {
-                    return json!({"seat": n, "player": null});
+                    return frames::SeatOut::free(n);
                 };
                 let e = self.engine_seat(&s.player);
                 let has_bet = self
                     .round
                     .as_ref()
                     .is_some_and(|r| e.is_some_and(|e| r.bet.contains(&e)));
-                json!({
-                    "seat": n,
-                    "player": s.player,
-                    "connected": self.conns.values().any(|c| c.player == s.player),
-                    "in_round": e.is_some(),
-                    "has_bet": has_bet,
-                    "bet_pending": self.debit_pending(&s.player),
-                    "leaving": s.leaving,
-                })
+                frames::SeatOut {
+                    seat: n,
+                    player: Some(&s.player),
+                    connected: Some(self.conns.values().any(|c| c.player == s.player)),
+                    in_round: Some(e.is_some()),
+                    has_bet: Some(has_bet),
+                    bet_pending: Some(self.debit_pending(&s.player)),
+                    leaving: Some(s.leaving),
+                }
             })
             .collect();
-        let timer = self.timer.map(|(t, k)| {
-            json!({"for": k.word(), "ms": t.saturating_duration_since(Instant::now()).as_millis() as u64})
+        let timer = self.timer.map(|(t, k)| frames::TimerOut {
+            kind: k.word(),
+            ms: t.saturating_duration_since(Instant::now()).as_millis() as u64,
         });
-        let (round, settlements, number, evs) = match (&self.round, &self.last) {
-            (Some(r), _) => (
+        let live;
+        let (round, settlements, number, numbering) = match (&self.round, &self.last) {
+            (Some(r), _) => {
                 // The round's public part is the same from every seat.
-                Some(render::round(&r.live.engine.view(0), &r.seats)),
-                r.settlements.clone(),
-                Some(r.live.id.0),
-                events.iter().map(|e| render::event(e, &r.seats)).collect(),
-            ),
+                live = render::RoundOut::of(&r.live.engine.view(0), &r.seats);
+                (
+                    Some(&live),
+                    &r.settlements[..],
+                    Some(r.live.id.0),
+                    Some(&r.seats),
+                )
+            }
             (None, Some(l)) => (
-                Some(l.round.clone()),
-                l.settlements.clone(),
+                Some(&l.round),
+                &l.settlements[..],
                 Some(l.number),
-                events.iter().map(|e| render::event(e, &l.seats)).collect(),
+                Some(&l.seats),
             ),
-            (None, None) => (None, Vec::new(), None, Vec::new()),
+            (None, None) => (None, &[][..], None, None),
         };
-        let main = self.cfg.rules.main_bet();
-        json!({
-            "type": "view",
-            "table": self.cfg.name,
-            "game": self.cfg.rules.game().id,
-            "round_id": number,
-            "in_play": self.round.is_some(),
-            "closed": self.closed,
-            "seats": seats,
-            "limits": {
-                "main": {"min": main.min, "max": main.max, "increment": main.increment},
-                "side_bets": self.ctx.table.side_bets().iter().map(|b| json!({
-                    "id": b.id.as_str(), "min": b.limits.min, "max": b.limits.max, "increment": b.limits.increment,
-                })).collect::<Vec<_>>(),
-                "spots": self.cfg.rules.table().max_spots_per_player,
-            },
-            "timer": timer,
-            "hints": self.cfg.hints,
-            "meters": self.meters(),
-            "round": round,
-            "settlements": settlements,
-            "events": evs,
+        frames::to_text(&frames::TableView {
+            kind: "view",
+            table: &self.cfg.name,
+            round_id: number,
+            in_play: self.round.is_some(),
+            closed: self.closed.as_deref(),
+            seats,
+            timer,
+            meters: &self.meters,
+            round,
+            settlements,
+            events: numbering.map_or_else(Vec::new, |seats| {
+                events
+                    .iter()
+                    .map(|e| render::EventOut::of(e, seats))
+                    .collect()
+            }),
         })
     }
 
-    /// The meters as the books hold them.
-    fn meters(&self) -> Vec<Value> {
+    /// Reads the table's meters from the books (they move with other tables' and
+    /// servers' rounds too: the meters' watch reports those).
+    fn read_meters(&mut self) {
         if self.ctx.meters.is_empty() {
-            return Vec::new();
+            return;
         }
-        self.books.read(|s| {
+        self.meters = self.books.read(|s| {
             self.ctx
                 .meters
                 .iter()
                 .filter_map(|(m, _)| s.meter(m).ok().flatten())
-                .map(|m| render::meter(&m))
+                .map(|m| render::MeterOut::from(&m))
                 .collect()
-        })
+        });
     }
 
     /// The player's own part of a view: seat, balance, whether they may bet, and the
     /// decisions asked of them (their turn, or their spots' offers).
-    fn you(&self, player: &str) -> Value {
+    fn you<'a>(&self, player: &'a str) -> frames::You<'a> {
         let engine_seat = self.engine_seat(player);
         let round = self.round.as_ref();
         // The round's balance, or before the player's bet, one topped up during this
@@ -2157,24 +2199,29 @@ impl Actor {
             if let Some(w) = &r.window {
                 for o in w.offers.iter().filter(|o| o.seat == e) {
                     let answered = w.answers.contains_key(&(o.seat, o.at.spot, o.at.hand));
-                    decisions.push(json!({
-                        "spot": o.at.spot + 1,
-                        "hand": o.at.hand + 1,
-                        "offer": true,
-                        "answered": answered,
-                        "choices": if answered { Vec::new() } else { render::choices(&o.legal) },
-                    }));
+                    decisions.push(frames::DecisionOut {
+                        spot: o.at.spot + 1,
+                        hand: o.at.hand + 1,
+                        offer: true,
+                        answered: Some(answered),
+                        choices: if answered {
+                            Vec::new()
+                        } else {
+                            render::choices(&o.legal)
+                        },
+                    });
                 }
             } else {
                 let legal = r.live.engine.legal_actions();
                 if let Turn::Seat { seat, spot, hand } = legal.turn {
                     if seat == e {
-                        decisions.push(json!({
-                            "spot": spot + 1,
-                            "hand": hand + 1,
-                            "offer": false,
-                            "choices": render::choices(&legal),
-                        }));
+                        decisions.push(frames::DecisionOut {
+                            spot: spot + 1,
+                            hand: hand + 1,
+                            offer: false,
+                            answered: None,
+                            choices: render::choices(&legal),
+                        });
                     }
                 }
             }
@@ -2182,13 +2229,43 @@ impl Actor {
         let may_bet = round
             .zip(engine_seat)
             .is_some_and(|(r, e)| r.live.engine.phase() == Phase::Betting && !r.bet.contains(&e));
-        json!({
-            "player": player,
-            "seat": self.seat_of(player),
-            "balance": balance,
-            "may_bet": may_bet,
-            "decisions": decisions,
-        })
+        frames::You {
+            player,
+            seat: self.seat_of(player),
+            balance,
+            may_bet,
+            decisions,
+        }
+    }
+}
+
+/// The table's game, limits and hints, as each welcome carries them.
+fn fixed_info(cfg: &TableConfig, ctx: &Ctx) -> frames::Fixed {
+    let main = cfg.rules.main_bet();
+    frames::Fixed {
+        game: cfg.rules.game().id.clone(),
+        limits: frames::Limits {
+            main: frames::BetLimits {
+                min: main.min,
+                max: main.max,
+                increment: main.increment,
+            },
+            side_bets: ctx
+                .table
+                .side_bets()
+                .iter()
+                .map(|b| frames::SideBetLimits {
+                    id: b.id.as_str().to_string(),
+                    limits: frames::BetLimits {
+                        min: b.limits.min,
+                        max: b.limits.max,
+                        increment: b.limits.increment,
+                    },
+                })
+                .collect(),
+            spots: cfg.rules.table().max_spots_per_player,
+        },
+        hints: cfg.hints,
     }
 }
 

@@ -52,23 +52,23 @@ pub fn spawn(server: Weak<Server>, changes: Option<Changes>) -> Result<(), Strin
                 if changed.is_empty() {
                     continue;
                 }
-                let rendered: BTreeMap<&str, serde_json::Value> = meters
+                let rendered: BTreeMap<&str, crate::render::MeterOut> = meters
                     .iter()
-                    .map(|m| (m.id.as_str(), crate::render::meter(m)))
+                    .map(|m| (m.id.as_str(), crate::render::MeterOut::from(m)))
                     .collect();
                 for (table, ids) in s.tables_with_meters() {
                     if !ids.iter().any(|i| changed.contains(&i)) {
                         continue;
                     }
-                    let mine: Vec<&serde_json::Value> = ids
+                    let mine: Vec<crate::render::MeterOut> = ids
                         .iter()
-                        .filter_map(|i| rendered.get(i.as_str()))
+                        .filter_map(|i| rendered.get(i.as_str()).cloned())
                         .collect();
-                    let _ = table.tx.send(crate::table::ToTable::Meters {
-                        meters: json!(mine),
-                    });
+                    let _ = table
+                        .tx
+                        .send(crate::table::ToTable::Meters { meters: mine });
                 }
-                let all: Vec<&serde_json::Value> = rendered.values().collect();
+                let all: Vec<&crate::render::MeterOut> = rendered.values().collect();
                 s.publish(Arc::from(
                     json!({"type": "meters", "meters": all})
                         .to_string()

@@ -226,3 +226,69 @@ async fn the_test_clock_moves_only_in_test_mode_for_an_operator_and_ages_a_sessi
     assert_eq!(r.json::<Value>().await.unwrap()["error"], "no-session");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_2_sends_the_tables_fixed_part_once_in_the_welcome_and_version_1_in_every_view() {
+    let server = start(false).await;
+    let url = server.url.clone();
+    let (ana, ben) = (register(&url, "ana").await, register(&url, "ben").await);
+    let mut two = connect(&url, Some(&ana), None).await.unwrap();
+    two.send(r#"{"type":"hello","version":2,"table":"classic"}"#)
+        .await;
+    let welcome = two.until(5, |v| v["type"] == "welcome").await;
+    assert_eq!(welcome["version"], 2, "{welcome}");
+    assert_eq!(welcome["game"], "classic", "{welcome}");
+    assert_eq!(welcome["limits"]["main"]["min"], "5.00", "{welcome}");
+    assert!(welcome["limits"]["side_bets"].is_array(), "{welcome}");
+    assert!(welcome["hints"].is_boolean(), "{welcome}");
+    two.send(r#"{"type":"sit"}"#).await;
+    let view = two.until(5, |v| v["you"]["may_bet"] == true).await;
+    for fixed in ["game", "limits", "hints"] {
+        assert!(
+            view.get(fixed).is_none(),
+            "version 2 views leave out {fixed}: {view}"
+        );
+    }
+    assert_eq!(view["table"], "classic", "{view}");
+    assert!(
+        view["seats"].is_array() && view["round"].is_object(),
+        "{view}"
+    );
+
+    let mut one = connect(&url, Some(&ben), None).await.unwrap();
+    one.send(r#"{"type":"hello","version":1,"table":"classic"}"#)
+        .await;
+    let welcome1 = one.until(5, |v| v["type"] == "welcome").await;
+    assert_eq!(welcome1["version"], 1, "{welcome1}");
+    let view1 = one.until(5, |v| v["type"] == "view").await;
+    for fixed in ["game", "limits", "hints"] {
+        assert_eq!(
+            view1[fixed], welcome[fixed],
+            "version 1 views carry {fixed}"
+        );
+    }
+    // The next step reaches both, each in its own form.
+    one.send(r#"{"type":"sit"}"#).await;
+    let seen2 = two.until(5, |v| v["seats"][1]["player"] == "ben").await;
+    let seen1 = one.until(5, |v| v["seats"][1]["player"] == "ben").await;
+    assert!(seen2.get("limits").is_none() && seen1["limits"] == welcome["limits"]);
+    assert_eq!(
+        (seen1["seats"].clone(), seen1["round"].clone()),
+        (seen2["seats"].clone(), seen2["round"].clone())
+    );
+
+    for bad in [0, 3] {
+        let mut c = connect(&url, Some(&ana), None).await.unwrap();
+        c.send(&format!(
+            r#"{{"type":"hello","version":{bad},"table":"classic"}}"#
+        ))
+        .await;
+        let e = c.until(5, |v| v["type"] == "error").await;
+        assert_eq!(e["code"], "version", "{e}");
+        assert!(
+            e["message"].as_str().unwrap().contains("versions 1 to 2"),
+            "{e}"
+        );
+    }
+    server.stop().await;
+}

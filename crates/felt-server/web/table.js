@@ -236,7 +236,7 @@ export class Table {
     ws.onopen = () => {
       opened = true;
       this.failedOpens = 0;
-      const hello = { type: 'hello', version: 1, table: this.name };
+      const hello = { type: 'hello', version: 2, table: this.name };
       // A reconnection asks for what it missed; a fresh page for a fresh view.
       if (this.view && this.seq !== null) hello.last_seq = this.seq;
       ws.send(JSON.stringify(hello));
@@ -308,8 +308,12 @@ export class Table {
         // (up to it). Frames after it are the table's live play, paced, however soon
         // they come.
         this.caughtUp = typeof msg.seq === 'number' ? msg.seq : null;
+        // What does not change at the table (its game, limits, hints) comes once,
+        // here; each view is read with it.
+        this.fixed = { game: msg.game, limits: msg.limits, hints: msg.hints };
         break;
       case 'view':
+        Object.assign(msg, this.fixed);
         msg.at = performance.now();
         if (!this.view || this.caughtUp === null || msg.seq <= this.caughtUp) this.pacer.skip(msg);
         else this.pacer.push(msg);
