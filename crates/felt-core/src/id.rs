@@ -5,10 +5,13 @@ use std::fmt;
 
 /// An identifier of at most [`ShortId::MAX_LEN`] bytes held inline, so that events
 /// naming a side bet or a meter never allocate.
+///
+/// One 32-byte array, the length first and the text after it (zero-padded): equal ids
+/// are equal arrays and order by length, then text. Compared as whole 16-byte halves,
+/// a copy just written (an event naming a bet) is read back from its own stores.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ShortId {
-    len: u8,
-    bytes: [u8; ShortId::MAX_LEN],
+    bytes: [u8; ShortId::MAX_LEN + 1],
 }
 
 impl ShortId {
@@ -21,18 +24,17 @@ impl ShortId {
         if b.len() > Self::MAX_LEN {
             return None;
         }
-        let mut bytes = [0u8; Self::MAX_LEN];
-        bytes[..b.len()].copy_from_slice(b);
-        Some(ShortId {
-            len: b.len() as u8,
-            bytes,
-        })
+        let mut bytes = [0u8; Self::MAX_LEN + 1];
+        bytes[0] = b.len() as u8;
+        bytes[1..=b.len()].copy_from_slice(b);
+        Some(ShortId { bytes })
     }
 
     /// The id as text.
     pub fn as_str(&self) -> &str {
         // Built from a `&str` cut at its own length, so always valid UTF-8.
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+        let len = usize::from(self.bytes[0]).min(Self::MAX_LEN);
+        std::str::from_utf8(&self.bytes[1..=len]).unwrap_or("")
     }
 }
 
@@ -93,5 +95,15 @@ mod tests {
         let back: ShortId = serde_json::from_str(&serde_json::to_string(&id).unwrap()).unwrap();
         assert_eq!(back, id);
         assert!(serde_json::from_str::<ShortId>(&format!("\"{}\"", "x".repeat(32))).is_err());
+        let longest = "y".repeat(ShortId::MAX_LEN);
+        assert_eq!(ShortId::new(&longest).unwrap().as_str(), longest);
+    }
+
+    #[test]
+    fn short_ids_order_by_length_then_text() {
+        let id = |t: &str| ShortId::new(t).unwrap();
+        assert!(id("zz") < id("aaa"));
+        assert!(id("ab") < id("ac"));
+        assert_ne!(id("ab"), id("ab\0"));
     }
 }

@@ -222,12 +222,22 @@ fn shuffle_cards<R: RngCore + ?Sized>(cards: &mut [Card], method: ShuffleMethod,
     }
 }
 
-/// Puts whole decks in pack order ([`Card::index`] 0..52, deck after deck).
+/// One deck in pack order: the card of [`Card::index`] `i` at position `i`.
+const PACK: [Card; 52] = {
+    let mut pack = [Card::new(Rank::Ace, Suit::Clubs); 52];
+    let mut i = 0;
+    while i < 52 {
+        pack[i] = Card::new(Rank::ALL[i / 4], Suit::ALL[i % 4]);
+        i += 1;
+    }
+    pack
+};
+
+/// Puts whole decks in pack order ([`Card::index`] 0..52, deck after deck): one copy
+/// of [`PACK`] a deck (a shoe is refilled before every shuffle).
 fn fill_pack_order(cards: &mut [Card]) {
-    for (i, slot) in cards.iter_mut().enumerate() {
-        if let Some(c) = Card::from_index(i % 52) {
-            *slot = c;
-        }
+    for deck in cards.chunks_mut(52) {
+        deck.copy_from_slice(&PACK[..deck.len()]);
     }
 }
 
@@ -816,6 +826,17 @@ mod tests {
         assert_ne!(s.undealt(), old.undealt());
         b[3] = 3;
         assert!(matches!(Shoe::from_bytes(&b), Err(ShoeError::Corrupt(_))));
+    }
+
+    #[test]
+    fn a_new_shoe_holds_its_decks_in_pack_order() {
+        for decks in [1, 6, 8] {
+            let s = Shoe::new(decks);
+            assert_eq!(s.undealt().len(), usize::from(decks) * 52);
+            for (i, c) in s.undealt().iter().enumerate() {
+                assert_eq!(c.index(), i % 52, "{decks} decks, position {i}");
+            }
+        }
     }
 
     #[test]

@@ -472,14 +472,16 @@ impl Tally {
     #[inline(always)]
     pub(crate) fn settled(&mut self, s: &Settlement) {
         let net = s.returned.0 - s.stake.0;
-        match s.bet {
+        match &s.bet {
             BetKind::Main => {
                 self.main_net += net;
                 self.main_wagered += s.stake.0;
                 self.outcomes[outcome_index(s.outcome)] += 1;
             }
             BetKind::Side(id) => {
-                let Some(b) = self.ids.iter().position(|x| *x == Some(id)) else {
+                // Compared in place: a copy of the id would be read back before its
+                // stores retire (a stalled store-to-load forward on every settlement).
+                let Some(b) = self.ids.iter().position(|x| x.as_ref() == Some(id)) else {
                     return;
                 };
                 self.side_net[b] += net;

@@ -51,30 +51,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io.emit(Event::RoundStarted {
             round: self.round_no,
         });
-        let cfg = &self.table.cfg;
         if let Some(why) = self.table.shuffle_due(&self.shoe) {
-            self.shoe.shuffle(&mut self.rng);
-            io.emit(Event::Shuffled {
-                cards: self.shoe.len() as u16,
-                why,
-            });
+            self.shuffle(why, io);
         }
         if self.shoe.burn_due() {
-            for _ in 0..cfg.burn {
-                let was = self.shoe.cut_card_out();
-                if let Some(card) = self.shoe.burn() {
-                    if !was && self.shoe.cut_card_out() {
-                        io.emit(Event::CutCardOut {
-                            position: self.shoe.dealt() as u16,
-                        });
-                    }
-                    io.emit(Event::Burned {
-                        card,
-                        face_up: false,
-                    });
-                }
-            }
-            self.shoe.burn_done();
+            self.burn_after_shuffle(io);
         }
         // Only the spots of the last round hold anything: every other spot is empty.
         for &si in self.order.iter() {
@@ -87,6 +68,38 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.sides_placed = false;
         self.insured = false;
         self.stage = Stage::Betting;
+    }
+
+    /// Shuffles the shoe (once a shoe: kept out of the round's hot path).
+    #[cold]
+    #[inline(never)]
+    fn shuffle<I: Io>(&mut self, why: ShuffleWhy, io: &mut I) {
+        self.shoe.shuffle(&mut self.rng);
+        io.emit(Event::Shuffled {
+            cards: self.shoe.len() as u16,
+            why,
+        });
+    }
+
+    /// Burns the cards due after a shuffle (C-12).
+    #[cold]
+    #[inline(never)]
+    fn burn_after_shuffle<I: Io>(&mut self, io: &mut I) {
+        for _ in 0..self.table.cfg.burn {
+            let was = self.shoe.cut_card_out();
+            if let Some(card) = self.shoe.burn() {
+                if !was && self.shoe.cut_card_out() {
+                    io.emit(Event::CutCardOut {
+                        position: self.shoe.dealt() as u16,
+                    });
+                }
+                io.emit(Event::Burned {
+                    card,
+                    face_up: false,
+                });
+            }
+        }
+        self.shoe.burn_done();
     }
 
     /// Deals one card (the rack is reshuffled if the shoe runs out mid-round).

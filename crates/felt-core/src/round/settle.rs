@@ -8,7 +8,7 @@ use crate::card::{Card, Rank};
 use crate::meter::MeterId;
 use crate::money::{Money, Payout};
 use crate::rules::{InsuranceOffer, LateNatural, LinePay, ThirdCard};
-use crate::sidebet::{classify, HandContext, HandName, SideBetKind};
+use crate::sidebet::{HandContext, HandName, SideBetKind};
 use rand_core::{CryptoRng, RngCore};
 
 /// `payout.returned(stake)` in 64-bit arithmetic when it cannot overflow.
@@ -333,7 +333,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let at = self.place(si, 0);
         let bet = &self.table.cfg.sides[b];
         let kind = BetKind::Side(bet.id);
-        let Some(line) = bet.lines.iter().find(|l| classify(l.hand, &ctx)).copied() else {
+        let Some(line) = bet
+            .line_table
+            .line(&ctx)
+            .and_then(|i| bet.lines.get(i))
+            .copied()
+        else {
             return self.settle_stake(io, at, kind, stake, Pay::LOSE, Outcome::Lose, None, None);
         };
         match line.pay {
@@ -464,11 +469,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                         up: self.up_card(),
                         dealer_natural: true,
                     };
-                    let waits = self.table.cfg.sides[b]
-                        .lines
-                        .iter()
-                        .any(|l| l.hand.needs_dealer_natural() && classify(l.hand, &ctx));
-                    if waits {
+                    if self.table.cfg.sides[b].line_table.natural_line(&ctx) {
                         self.spots[s].side_state[b] = SideState::AwaitNatural;
                         continue;
                     }

@@ -8,7 +8,7 @@ use crate::rules::{
     SplitPairs, Surrender, ThirdCard,
 };
 use crate::shoe::Shoe;
-use crate::sidebet::{HandName, SideBetKind};
+use crate::sidebet::{HandName, LineTable, SideBetKind};
 use rand_core::{CryptoRng, RngCore};
 use std::sync::Arc;
 
@@ -93,6 +93,8 @@ pub struct SideBet {
     pub progressive: Option<Progressive>,
     pub(crate) needs_third: bool,
     pub(crate) needs_natural: bool,
+    /// The line each hand pays, worked out once.
+    pub(crate) line_table: LineTable,
 }
 
 #[derive(Debug)]
@@ -188,6 +190,10 @@ impl Table {
                 limits: b.limits(),
                 needs_third: lines.iter().any(|l| l.hand.needs_third_card()),
                 needs_natural: lines.iter().any(|l| l.hand.needs_dealer_natural()),
+                line_table: LineTable::new(
+                    b.kind,
+                    &lines.iter().map(|l| l.hand).collect::<Vec<_>>(),
+                ),
                 lines,
                 third_card: b.third_card_source(),
                 third_card_on_dealer_natural: b.third_card_on_dealer_natural,

@@ -3,8 +3,10 @@
 //! when the cards are known, and the analysis enumerates them.
 
 mod hands;
+mod lookup;
 
 pub use hands::{classify, HandContext, HandName};
+pub use lookup::LineTable;
 
 use serde::{Deserialize, Serialize};
 
