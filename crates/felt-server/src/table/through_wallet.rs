@@ -345,7 +345,7 @@ impl Actor {
     /// rolled back, never kept by the operator with no bet in the round for it.
     fn step_funded(&mut self, debit: &str, d: InFlight, balance: Money) -> Result<(), Fatal> {
         let unused = |detail: String| WalletAnswer::Lost { detail };
-        if !self.round.as_ref().is_some_and(|r| r.live.id == d.round) {
+        if self.round.as_ref().is_none_or(|r| r.live.id != d.round) {
             tracing::warn!(table = %self.cfg.name, debit = %d.id, "a debit was acknowledged for a round no longer in play: it is rolled back");
             let lost = unused("acknowledged for a round no longer in play".into());
             self.books
