@@ -1,6 +1,7 @@
 // The browser tests of player protection (issue 26, items 3 and 5): the help line on
 // the log-in page and after log-out, the session bar (local time, time since log-in,
-// staked and net since log-in, kept over a reload and a change of table), and the
+// staked and net since log-in, kept over a reload and a change of table, and the same
+// net at the table), the unfinished round's banner (saying it ended once settled), and the
 // reality check interrupting play at the round boundary with its figures, holding it
 // until answered. The server's clock is moved by POST /api/test/clock (an operator's
 // session). Nothing here asserts a time.
@@ -50,6 +51,8 @@ export function protection(test, { shot, until }) {
     await decide(page, 'stand');
     await settled(page);
     await until(page, () => document.getElementById('login-net').dataset.value === '10.00', null, 'the net after the round');
+    // The table's own net is the same figure, since log-in.
+    await until(page, () => document.getElementById('session-net').dataset.value === '10.00', null, 'the table\'s net');
     const s = await session(page);
     eq([s.staked, s.net], ['10.00', '10.00'], 'the bar shows the books\' figures');
     eq(await page.textContent('#login-staked'), '10.00', 'the amount staked');
@@ -98,6 +101,10 @@ export function protection(test, { shot, until }) {
     // Its hand waits for the decision: the player finishes the round there.
     await decide(page, 'stand');
     await settled(page);
+    // Settled, the banner no longer says the round is not finished: it says it ended.
+    await page.waitForSelector('#unfinished-round[data-state="ended"]:not([hidden])');
+    const ended = await page.textContent('#unfinished-round');
+    assert(ended.includes('has ended') && !ended.includes('not finished'), `the banner once the round settled: ${ended}`);
     await shot(page, 'unfinished-round-desktop');
     eq(errors, [], 'no script error');
     await context.close();

@@ -1066,7 +1066,7 @@ test('a screen reader is told each card once as it lands, the dealer total card 
   await p.context.close();
 });
 
-test('the recall panel: card pictures and the time of each round; the session clock and net at the table', async (b) => {
+test('the recall panel: card pictures and the time of each round; the time at the table and the net since log-in there', async (b) => {
   const p = await player(b, uniqueName('rc'));
   await stack('speech', 'Tc 7d 9h 8s Ts');
   await sit(p, 'speech');
@@ -1076,7 +1076,9 @@ test('the recall panel: card pictures and the time of each round; the session cl
   await decide(p.page, 'stand');
   const { rows } = await checkAgainstBooks(p);
   const net = rows.reduce((a, r) => a + cents(r.net), 0);
-  eq(await p.page.getAttribute('#session-net', 'data-value'), plain(net), 'the session net is the round\'s net');
+  // The table's net is the log-in session's, as the session bar shows it (one figure).
+  await until(p.page, (n) => document.getElementById('session-net')?.dataset.value === n, plain(net), 'the table\'s net since log-in');
+  eq(await p.page.getAttribute('#login-net', 'data-value'), plain(net), 'the session bar shows the same net');
   assert(/^\d\d:\d\d$/.test(await p.page.textContent('#session-clock')), 'the session clock shows the time at the table');
   await p.page.click('#open-recall');
   await p.page.waitForSelector('details.recall');

@@ -267,7 +267,8 @@ pub struct Figures {
 /// How many rounds one read of the books pages back at a time.
 const PAGE: usize = 200;
 
-/// `player`'s figures over the rounds from `first_round` on.
+/// `player`'s figures over the rounds from `first_round` on: their wagers, refunds and
+/// payouts only (an operator wallet's mirror movements are no stakes or wins).
 pub fn figures(st: &dyn Store, player: &str, first_round: RoundId) -> felt_store::Result<Figures> {
     let me = Account::player(player);
     let (mut staked, mut returned, mut rounds) = (0i64, 0i64, 0u32);
@@ -278,13 +279,20 @@ pub fn figures(st: &dyn Store, player: &str, first_round: RoundId) -> felt_store
         for r in page.iter().filter(|r| r.id >= first_round) {
             let mut played = false;
             for m in r.movements.iter().map(|m| &m.movement) {
-                if m.from == me {
-                    staked = staked.saturating_add(m.amount.0);
-                    played = true;
-                } else if m.to == me && m.kind == MovementKind::Refund {
-                    staked = staked.saturating_sub(m.amount.0);
-                } else if m.to == me {
-                    returned = returned.saturating_add(m.amount.0);
+                match m.kind {
+                    MovementKind::Wager if m.from == me => {
+                        staked = staked.saturating_add(m.amount.0);
+                        played = true;
+                    }
+                    MovementKind::Refund if m.to == me => {
+                        staked = staked.saturating_sub(m.amount.0);
+                    }
+                    MovementKind::Payout | MovementKind::Award if m.to == me => {
+                        returned = returned.saturating_add(m.amount.0);
+                    }
+                    // The operator wallet's mirror (a `deposit` of each debit, a
+                    // `withdrawal` of the round's credit) moves no stake: left out.
+                    _ => {}
                 }
             }
             rounds += u32::from(played);

@@ -120,6 +120,19 @@ async fn seated(
     table: &str,
     balance: &str,
 ) -> Client {
+    seated_with_cookie(op, server, player, table, balance)
+        .await
+        .0
+}
+
+/// As [`seated`], with the launched session's cookie.
+async fn seated_with_cookie(
+    op: &Operator,
+    server: &Running,
+    player: &str,
+    table: &str,
+    balance: &str,
+) -> (Client, String) {
     let r = follow(&launch_link(op, server, player, table).await).await;
     assert_eq!(r.status(), 303);
     assert_eq!(r.headers()["location"], format!("/#/table/{table}"));
@@ -135,7 +148,7 @@ async fn seated(
         v["type"] == "view" && v["you"]["seat"].is_number() && v["you"]["balance"] == balance
     })
     .await;
-    c
+    (c, cookie)
 }
 
 /// The round the player's view shows.
@@ -802,5 +815,29 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
     every_round_closed(&all);
     assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
     books_clean(&server, &["p-1", "p-2"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_session_figures_count_stakes_and_returns_not_the_wallets_mirror() {
+    let op = operator(&[("p-1", 250_00)]).await;
+    let server = wallet_server(&op, &table("t", 1)).await;
+    let (mut c, cookie) = seated_with_cookie(&op, &server, "p-1", "t", "250.00").await;
+    // The player's 20 against the dealer's 17 (a 7 in the hole, a T up): the decision
+    // timer stands, and 10.00 wins 10.00.
+    stack(&server, "t", &["Th", "7d", "Tc", "Td"]).await;
+    play_round(&mut c, "b", "10.00", "0.00").await;
+    settled(&server).await;
+    let s = common::get_json(&format!("{}/api/session", server.url), &cookie).await;
+    assert_eq!(
+        (&s["staked"], &s["returned"], &s["net"], &s["rounds"]),
+        (
+            &Value::from("10.00"),
+            &Value::from("20.00"),
+            &Value::from("10.00"),
+            &Value::from(1)
+        ),
+        "{s}"
+    );
     server.stop().await;
 }

@@ -8,7 +8,7 @@ import { show } from './money.js';
 import { Lobby } from './lobby.js';
 import { Table } from './table.js';
 import { recallPanel, initPanel, closePanel } from './panels.js';
-import { startSession, stopSession, refresh, helpLine, showUnfinished, showBlocked } from './reality.js';
+import { startSession, stopSession, refresh, helpLine, showUnfinished, showBlocked, roundSettled } from './reality.js';
 import { limitsPanel } from './limits.js';
 
 const app = { me: null, page: null };
@@ -102,6 +102,13 @@ app.logOut = async function logOut(request) {
 
 /** A table refused a bet for a due reality check, or a round ended: read the session. */
 app.sessionChanged = refresh;
+
+/** Round `id` of the player settled at a table: read the session, and a banner that
+ * said the round was not finished says it has ended. */
+app.roundSettled = (id) => {
+  roundSettled(id);
+  refresh();
+};
 
 /** The page of a player the operator launched, once the session is over. */
 function returnPage(main) {

@@ -1,6 +1,7 @@
 // The log-in session as the player sees it (GET /api/session): a slim bar with the
-// local time, the time since log-in, the amount staked and the net since log-in, and
-// the reality check's interval; the reality check itself, a dialog that holds play
+// local time, the time since log-in, the amount staked and the net since log-in (the
+// one session figure of the page: a table shows the same net, through watchSession),
+// and the reality check's interval; the reality check itself, a dialog that holds play
 // until it is answered (continue, see the history, or log out), shown at the round
 // boundary (never while the player has a hand in play); the operator's help line on
 // the log-in page; and the player's unfinished round after log-in.
@@ -14,7 +15,18 @@ import { tableSentence } from './words.js';
 
 const POLL_MS = 10000;
 
-const state = { app: null, data: null, at: 0, poll: null, tick: null, bar: null, dialog: null };
+const state = { app: null, data: null, at: 0, poll: null, tick: null, bar: null, dialog: null, unfinishedRound: null };
+
+/** Those shown each reading of the session (a table's own "Session" net). */
+const watchers = new Set();
+
+/** Calls `fn(data)` with each reading of GET /api/session, at once if one is held;
+ * returns the function that stops it. */
+export function watchSession(fn) {
+  watchers.add(fn);
+  if (state.data) fn(state.data);
+  return () => watchers.delete(fn);
+}
 
 /** "1:02:09": hours, minutes and seconds. */
 export function hms(ms) {
@@ -108,6 +120,7 @@ function draw() {
   state.net.textContent = signed(toCents(d.net) ?? 0);
   state.net.className = netClass(d.net);
   state.net.dataset.value = d.net;
+  for (const fn of watchers) fn(d);
   const rc = d.reality_check;
   if (state.interval.dataset.choices !== rc.choices.join(',') || Number(state.interval.value) !== rc.interval_mins) {
     state.interval.dataset.choices = rc.choices.join(',');
@@ -187,10 +200,25 @@ export function helpLine() {
 export function showUnfinished(u) {
   ensureBar();
   const table = u.table ? ` at ${u.table}` : '';
+  state.unfinishedRound = Number(u.round);
   fill(state.unfinished,
     `Your round ${u.round}${table} is not finished and holds ${show(u.stake)} of your stake: ${u.next}. `,
-    h('button', { type: 'button', class: 'btn ghost', onclick: () => { state.unfinished.hidden = true; } }, 'OK'));
+    okButton());
+  state.unfinished.dataset.state = 'unfinished';
   state.unfinished.hidden = false;
+}
+
+/** Round `id` settled: a banner that said it was not finished says it has ended. */
+export function roundSettled(id) {
+  if (state.unfinishedRound === null || Number(id) !== state.unfinishedRound) return;
+  state.unfinishedRound = null;
+  if (state.unfinished.hidden) return;
+  fill(state.unfinished, `Your round ${id} has ended: its result is at the table. `, okButton());
+  state.unfinished.dataset.state = 'ended';
+}
+
+function okButton() {
+  return h('button', { type: 'button', class: 'btn ghost', onclick: () => { state.unfinished.hidden = true; } }, 'OK');
 }
 
 /** The session was ended by the server for `text` (a break the player took): the

@@ -1,11 +1,10 @@
-// The player's session at a table: when they sat down (the clock shows the time at
-// the table) and the net of their settled wagers since, kept in sessionStorage so a
-// reload goes on counting; and the table's limits in a line.
+// The player's time at a table: when they sat down (the clock shows the time at the
+// table), kept in sessionStorage so a reload goes on counting; and the table's limits
+// in a line. The session's net is the log-in session's (reality.js, GET /api/session).
 
 import { fmt, show, toCents } from './money.js';
-import { signed } from './results.js';
 
-/** Time at the table and the session's net, per table and browser tab. */
+/** Time at the table, per table and browser tab. */
 export class Session {
   constructor(table) {
     this.key = `felt.session.${table}`;
@@ -16,36 +15,19 @@ export class Session {
       saved = null;
     }
     this.since = saved?.since ?? null;
-    this.net = saved?.net ?? 0;
-    this.rounds = saved?.rounds ?? [];
-  }
-
-  save() {
-    sessionStorage.setItem(this.key, JSON.stringify({ since: this.since, net: this.net, rounds: this.rounds }));
   }
 
   /** The player sits (or is seated): the clock starts once. */
   start(now) {
     if (this.since !== null) return;
     this.since = now;
-    this.net = 0;
-    this.rounds = [];
-    this.save();
+    sessionStorage.setItem(this.key, JSON.stringify({ since: this.since }));
   }
 
-  /** The player left the seat: the session is over. */
+  /** The player left the seat: the time at the table is over. */
   end() {
     this.since = null;
     sessionStorage.removeItem(this.key);
-  }
-
-  /** A settled round's net for the player (each round counted once). */
-  settle(round, cents) {
-    if (this.since === null || this.rounds.includes(round)) return;
-    this.rounds.push(round);
-    if (this.rounds.length > 50) this.rounds.shift();
-    this.net += cents;
-    this.save();
   }
 
   /** "12:04" or "1:02:09": the time at the table; "" before sitting. */
@@ -56,11 +38,6 @@ export class Session {
     const hours = Math.floor(s / 3600);
     const rest = `${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
     return hours ? `${hours}:${rest}` : rest;
-  }
-
-  /** The session's net as a player reads it: "+25.00", "-10.00". */
-  netText() {
-    return signed(this.net);
   }
 }
 

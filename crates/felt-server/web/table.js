@@ -18,6 +18,7 @@ import { tableSentence } from './words.js';
 import { Layout, chipStack } from './betting.js';
 import { Session, limitsText } from './session.js';
 import { CardSpeech } from './speech.js';
+import { watchSession } from './reality.js';
 import { Feed, seatName, timerWords } from './feed.js';
 import { TopUp, shortOf } from './topup.js';
 import { Hints } from './hint.js';
@@ -64,6 +65,12 @@ export class Table {
     // The round whose betting window the chips on the layout were laid in.
     this.layoutRound = null;
     this.session = new Session(name);
+    // The session's net is the log-in session's, as the session bar shows it.
+    this.sessionNet = null;
+    this.unwatch = watchSession((d) => {
+      this.sessionNet = d.net;
+      this.drawNet();
+    });
     this.speech = new CardSpeech((text) => announce(text));
     this.sent = null;
     this.acted = new Set();
@@ -111,6 +118,7 @@ export class Table {
 
   destroy() {
     this.gone = true;
+    this.unwatch();
     clearInterval(this.tick);
     clearInterval(this.ping);
     clearTimeout(this.retryTimer);
@@ -164,7 +172,7 @@ export class Table {
     this.clock = h('span', { id: 'session-clock', class: 'session-clock' });
     this.net = h('span', { id: 'session-net', class: 'session-net' });
     this.sessionLine = h('span', { class: 'session', id: 'session', hidden: true },
-      h('span', { class: 'muted' }, 'At the table '), this.clock, h('span', { class: 'muted' }, ' · Session '), this.net);
+      h('span', { class: 'muted' }, 'At the table '), this.clock, h('span', { class: 'muted' }, ' · Net since log-in '), this.net);
     this.status = h('p', { class: 'phase', id: 'phase' });
     this.shoeText = h('span', { id: 'shoe', class: 'shoe muted' });
     this.timerText = h('span', { id: 'countdown', class: 'countdown' });
@@ -518,10 +526,17 @@ export class Table {
     const seated = this.mySeat() !== null;
     this.sessionLine.hidden = !seated;
     if (!seated) return;
-    this.net.textContent = this.session.netText();
-    this.net.className = `session-net ${this.session.net > 0 ? 'won' : this.session.net < 0 ? 'lost' : ''}`;
-    this.net.dataset.value = plain(this.session.net);
+    this.drawNet();
     this.clock.textContent = this.session.clock(Date.now());
+  }
+
+  /** The net since log-in (GET /api/session, read at each round's end). */
+  drawNet() {
+    if (!this.net || this.sessionNet === null) return;
+    const cents = toCents(this.sessionNet) ?? 0;
+    this.net.textContent = signed(cents);
+    this.net.className = `session-net ${cents > 0 ? 'won' : cents < 0 ? 'lost' : ''}`;
+    this.net.dataset.value = plain(cents);
   }
 
   /** A card new on the felt slides in (the pacer lands one at a time). */
@@ -1092,10 +1107,9 @@ export class Table {
     const key = `${res.id}`;
     if (res.done && mine.length && !this.announced.has(key)) {
       this.announced.add(key);
-      const fresh = !this.session.rounds.includes(res.id);
-      this.session.settle(res.id, won - lost);
-      // The round is over: the reality check due meanwhile interrupts now.
-      if (fresh) this.app.sessionChanged?.();
+      // The round is over: the session's figures are read again, and the reality
+      // check due meanwhile interrupts now.
+      this.app.roundSettled?.(res.id);
       this.wonNow = won > 0;
       announce(`${mine.map(words).join('. ')}. Round won ${fmt(won)}, lost ${fmt(lost)}.`);
     }

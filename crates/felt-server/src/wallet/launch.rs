@@ -117,7 +117,7 @@ async fn launch(s: &Shared, token: &str, table: Option<&str>) -> Result<Response
     wallet.balances.set(&name, who.balance.0);
     let (session, session_hash) = crate::auth::new_token();
     let now = s.now_ms();
-    let n = name.clone();
+    let (n, reality) = (name.clone(), s.reality().clone());
     let opened = s
         .books()
         .run(move |st| -> Result<(), StoreError> {
@@ -135,7 +135,11 @@ async fn launch(s: &Shared, token: &str, table: Option<&str>) -> Result<Response
                 })?,
             }
             st.login_succeeded(&n, now)?;
-            st.open_web_session(&session_hash, &n, now)
+            st.open_web_session(&session_hash, &n, now)?;
+            // The session's figures and reality checks count from this launch.
+            let first_round = st.next_round_id()?;
+            reality.logged_in(st, &n, now, first_round)?;
+            Ok(())
         })
         .await;
     match opened {
