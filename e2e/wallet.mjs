@@ -68,6 +68,8 @@ export function walletTests(test, { shot }) {
       await standAll(page);
       const shown = await settled(page);
       eq(await operatorBalanceBecomes(player, shown.balance), shown.balance, 'the page shows the operator\'s balance after the round');
+      const after = await page.textContent('#notice');
+      assert(!/taking your stake/.test(after), `the casino's answer clears "a moment": ${after}`);
       await shot(page, `wallet-${label}`);
 
       // The operator's wager limit (15.00) refuses the next 10.00: its sentence.

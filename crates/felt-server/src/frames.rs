@@ -208,6 +208,21 @@ pub struct Closing<'a> {
     pub reason: &'a str,
 }
 
+/// A stake waits for the operator's wallet (its debit is sent): the view follows its
+/// answer.
+#[derive(Debug, Serialize)]
+pub struct Pending<'a> {
+    /// Always `pending`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The stream's sequence number.
+    pub seq: u64,
+    /// The client's id of the bet or action.
+    pub id: &'a str,
+    /// The debit's amount.
+    pub amount: Money,
+}
+
 /// The answer to a `ping`.
 #[derive(Debug, Serialize)]
 pub struct Pong {

@@ -322,6 +322,12 @@ export class Table {
         break;
       case 'view':
         Object.assign(msg, this.fixed);
+        // The casino answered the stake (the view no longer shows it pending): its
+        // "a moment" notice goes.
+        if (this.stakePending && !(msg.seats || []).some((s) => s.player === msg.you?.player && s.bet_pending)) {
+          this.stakePending = false;
+          notice('');
+        }
         msg.at = performance.now();
         if (!this.view || this.caughtUp === null || msg.seq <= this.caughtUp) this.pacer.skip(msg);
         else this.pacer.push(msg);
@@ -329,12 +335,14 @@ export class Table {
       case 'pending':
         // With the operator's wallet: the stake waits for the casino's answer.
         notice(`The casino is taking your stake of ${show(msg.amount)}: a moment.`);
+        this.stakePending = true;
         break;
       case 'accepted':
         notice('Your answer is in: waiting for the other spots.');
         this.waiting = true;
         break;
       case 'error':
+        this.stakePending = false;
         if (msg.code === 'away') {
           this.banner(tableSentence(msg));
           break;

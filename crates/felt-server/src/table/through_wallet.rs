@@ -16,7 +16,6 @@ use felt_core::round::HandRef;
 use felt_core::{Action, Decision, Money};
 use felt_session::journal::{self, Closing, Extra};
 use felt_store::{debit_id, RoundId, WalletAnswer, WalletCallKind, WalletQuery, WalletState};
-use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Why a debit the operator took is refused all the same.
@@ -248,7 +247,12 @@ impl Actor {
         );
         let amount = call.amount;
         self.send_to_player(player, |seq| {
-            json!({"type": "pending", "seq": seq, "id": id, "amount": amount}).to_string()
+            crate::frames::to_text(&crate::frames::Pending {
+                kind: "pending",
+                seq,
+                id,
+                amount,
+            })
         });
         self.publish_info();
         Ok(true)
