@@ -249,7 +249,8 @@ fn a_full_disk_or_file_size_limit_stops_play_with_a_clear_error_and_loses_nothin
     let rounds_before = history(&db).as_array().unwrap().len();
     assert_eq!(rounds_before, 3);
     let size = std::fs::metadata(&db).unwrap().len();
-    assert!(size < 200 * 1024, "the books are small: {size} bytes");
+    // (Each table and index of the schema is a page of its own: about 50 pages now.)
+    assert!(size < 240 * 1024, "the books are small: {size} bytes");
     // The same books under a file-size limit of 512 blocks (256 KiB with dash's
     // 512-byte blocks, 512 KiB where they are 1 KiB): enough to open the books, too
     // little for the write-ahead log of 300 rounds. SIGXFSZ is left as the shell
