@@ -449,6 +449,21 @@ fn a_closing_credit_waits_for_a_debit_of_its_round_whose_fate_is_unknown() {
                 balance: a.balance.0,
             };
             books.wallet_answer(&call.transaction_id, &answer).unwrap();
+            // The bet's step brings the debit's money into the player's mirror (a debit
+            // no step used is rolled back when the round finishes).
+            let funded = felt_store::Movement::new(
+                felt_store::Account::Cashier,
+                felt_store::Account::player("p-1"),
+                felt_core::Money::cents(10_00),
+                felt_store::MovementKind::Deposit,
+            )
+            .with_memo(felt_store::funding_memo(&call.transaction_id));
+            let bet = Step {
+                action: Some(r#"{"bet":1}"#.into()),
+                movements: vec![funded],
+                ..Step::default()
+            };
+            books.record_step(round, &bet).unwrap();
         }
     }
     // The round, resumed without the double, ends: its closing credit pays nothing.
