@@ -670,7 +670,7 @@ test('sound is off until turned on (no AudioContext before), and the sound and p
   await p.context.close();
 });
 
-for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]]) {
+for (const [label, viewport] of [['desktop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 664 }]]) {
   test(`pictures at ${label} size: a big win's banner, a paced dealer turn, a result on the felt`, async (b) => {
     const p = await player(b, uniqueName(`pic${label[0]}`), viewport, 'normal');
     const table = `pic-${label}`;
