@@ -18,11 +18,10 @@ use crate::logged_in::Life;
 use crate::protocol::Code;
 use felt_core::Money;
 use felt_store::{
-    Account, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RoundId, RoundRecord,
-    Store, UsageKind, UsageTotals,
+    round_usage, Account, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RoundId,
+    Store, UsageTotals,
 };
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The cooling-off of an increase or removal: 24 hours.
 pub const COOLING_OFF_MS: i64 = 24 * 3_600_000;
@@ -298,23 +297,6 @@ pub fn exclusion_sentence(e: &Exclusion) -> String {
     }
 }
 
-/// What each player staked and got back in round `rec`, by player.
-pub fn round_usage(rec: &RoundRecord) -> BTreeMap<String, UsageTotals> {
-    let mut out: BTreeMap<String, UsageTotals> = BTreeMap::new();
-    for m in rec.movements.iter().map(|r| &r.movement) {
-        let cents = m.amount.as_cents();
-        if let Account::Player(p) = &m.from {
-            let u = out.entry(p.clone()).or_default();
-            u.staked = u.staked.saturating_add(cents);
-        }
-        if let Account::Player(p) = &m.to {
-            let u = out.entry(p.clone()).or_default();
-            u.returned = u.returned.saturating_add(cents);
-        }
-    }
-    out
-}
-
 /// Why a stake is refused: the protocol's code and the sentence.
 pub type Refusal = (Code, String);
 
@@ -361,25 +343,6 @@ pub fn may_stake(
         Some(r) => Err((Code::LimitReached, r.sentence())),
         None => Ok(()),
     }
-}
-
-/// Counts what each player staked and got back in the finished round `round` against
-/// their limits, at `now_ms`.
-pub fn count_round(store: &mut dyn Store, round: RoundId, now_ms: i64) -> felt_store::Result<()> {
-    let Some(rec) = store.round(round)? else {
-        return Ok(());
-    };
-    for (player, u) in round_usage(&rec) {
-        store.record_usage(
-            &player,
-            now_ms,
-            &[
-                (UsageKind::Stake, u.staked),
-                (UsageKind::Return, u.returned),
-            ],
-        )?;
-    }
-    Ok(())
 }
 
 /// The sentence of the session-time limit `player` has reached at `now_ms` (their

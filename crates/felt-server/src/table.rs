@@ -645,6 +645,7 @@ impl Actor {
         };
         let mut live = live;
         live.closing = self.closing();
+        live.usage_clock = Some(self.usage_clock());
         tracing::info!(table = %self.cfg.name, round = rec.id.0, "an interrupted round resumes");
         let mut map = Vec::new();
         for p in &live.setup.players {
@@ -1839,13 +1840,16 @@ impl Actor {
         }
     }
 
+    /// The server's clock, at which a round's end counts its usage against the
+    /// players' limits in the books' transaction that ends it.
+    fn usage_clock(&self) -> journal::UsageClock {
+        let clock = self.clock.clone();
+        Arc::new(move || clock.now_ms())
+    }
+
     fn end_round(&mut self) {
         let Some(r) = self.round.take() else { return };
         self.metrics.rounds.inc();
-        let (id, now) = (r.live.id, self.clock.now_ms());
-        if let Err(e) = self.books.with(|s| crate::limits::count_round(s, id, now)) {
-            tracing::error!(table = %self.cfg.name, round = id.0, error = %e, "the round was not counted against the players' limits");
-        }
         self.shoe = r.live.engine.shoe().clone();
         self.last = Some(Last {
             round: render::RoundOut::of(&r.live.engine.view(0), &r.seats),
@@ -1949,6 +1953,7 @@ impl Actor {
             })
             .map_err(|e| e.to_string())?;
         live.closing = self.closing();
+        live.usage_clock = Some(self.usage_clock());
         let mut announced = std::mem::take(&mut self.announced);
         announced.push(live.id);
         self.round = Some(RoundState {

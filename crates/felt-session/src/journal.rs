@@ -308,6 +308,9 @@ impl Extra {
 /// round's id, its setup and every event of the round, the last step's included.
 pub type Closing = fn(RoundId, &Setup, &[Event]) -> Extra;
 
+/// The clock a round's end counts its players' usage at ([`Live::usage_clock`]).
+pub type UsageClock = std::sync::Arc<dyn Fn() -> i64 + Send + Sync>;
+
 /// Whether a movement of a step is one the engine made (not an [`Extra`]'s).
 fn engine_made(m: &Movement) -> bool {
     !matches!(m.kind, MovementKind::Deposit | MovementKind::Withdrawal)
@@ -332,6 +335,9 @@ pub struct Live {
     pub funding: Extra,
     /// Adds to the step that ends the round (the closing credits), if set.
     pub closing: Option<Closing>,
+    /// If set, the clock (Unix ms) at which the round's end counts what each player
+    /// staked and got back against their limits, in the transaction that ends it.
+    pub usage_clock: Option<UsageClock>,
     /// Every event of the round so far, kept while a [`Closing`] is set (the
     /// embedded play money keeps only the setup's).
     history: Vec<Event>,
@@ -515,6 +521,7 @@ impl Live {
             applied: Default::default(),
             funding: Extra::default(),
             closing: None,
+            usage_clock: None,
             history: events.clone(),
         };
         Ok((live, events))
@@ -531,6 +538,7 @@ impl Live {
             applied: Default::default(),
             funding: Extra::default(),
             closing: None,
+            usage_clock: None,
             history: Vec::new(),
         }
     }
@@ -796,6 +804,7 @@ impl Live {
             let setup = &self.setup;
             let (id, funding, closing, history) =
                 (self.id, &self.funding, self.closing, &self.history);
+            let usage_clock = self.usage_clock.as_deref();
             let voided = self.voided;
             let out = &mut out;
             let after = &mut after;
@@ -836,6 +845,7 @@ impl Live {
                         },
                         // The next round shuffles: no card of this shoe is dealt again.
                         retire_shoe: ctx.table.shuffle_due(next.shoe()).is_some(),
+                        counted_at_ms: usage_clock.map(|now| now()),
                     }
                 } else {
                     StepWrite::Step(step)

@@ -134,8 +134,8 @@ pub use books::{BooksReport, Discrepancy};
 pub use error::{Cause, Result, StoreError};
 pub use lease::{SeatedPlayer, TableLease, TableStatus};
 pub use limits::{
-    Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule, UsageKind,
-    UsageTotals,
+    round_usage, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, RealitySchedule,
+    UsageKind, UsageTotals,
 };
 pub use location::{
     open_books, open_books_read_only, redact_url, resolve_books, BooksAt, HeldSeats,

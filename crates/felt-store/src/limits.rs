@@ -5,6 +5,7 @@
 //! the rows, append-only.
 
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What a limit caps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -204,6 +205,32 @@ impl Exclusion {
     pub fn holds_at(&self, now_ms: i64) -> bool {
         self.start_ms <= now_ms && self.until_ms.is_none_or(|u| now_ms < u)
     }
+}
+
+/// What each player staked (money from their account) and got back (money to it) in
+/// round `rec`, by player: what [`crate::Store::record_usage`] counts for the round.
+pub fn round_usage(rec: &crate::RoundRecord) -> BTreeMap<String, UsageTotals> {
+    let mut out: BTreeMap<String, UsageTotals> = BTreeMap::new();
+    for m in rec.movements.iter().map(|r| &r.movement) {
+        let cents = m.amount.as_cents();
+        if let crate::Account::Player(p) = &m.from {
+            let u = out.entry(p.clone()).or_default();
+            u.staked = u.staked.saturating_add(cents);
+        }
+        if let crate::Account::Player(p) = &m.to {
+            let u = out.entry(p.clone()).or_default();
+            u.returned = u.returned.saturating_add(cents);
+        }
+    }
+    out
+}
+
+/// The usage rows of one player's share of a round ([`round_usage`]).
+pub(crate) fn usage_rows(u: &UsageTotals) -> [(UsageKind, i64); 2] {
+    [
+        (UsageKind::Stake, u.staked),
+        (UsageKind::Return, u.returned),
+    ]
 }
 
 /// Adds the sum of one usage kind (as the books write it) to `t`.

@@ -399,6 +399,10 @@ pub enum StepWrite {
         /// Whether the round's shoe is retired with it (its cut card came out, or a
         /// continuous shuffler takes the cards back): its seed becomes public.
         retire_shoe: bool,
+        /// When set, what each player staked and got back in the round
+        /// ([`round_usage`](crate::round_usage)) is counted against their limits
+        /// at this time (Unix ms, the server's clock), in the same transaction.
+        counted_at_ms: Option<i64>,
     },
 }
 

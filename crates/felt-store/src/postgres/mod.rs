@@ -733,6 +733,7 @@ impl Store for PgStore {
                         shoe_after,
                         ended,
                         retire_shoe,
+                        counted_at_ms,
                     } => {
                         let last = last.canonical()?;
                         validate_json("round result", &result_json)?;
@@ -741,6 +742,7 @@ impl Store for PgStore {
                             shoe_after: shoe_after.as_deref(),
                             ended: &ended,
                             retire_shoe,
+                            counted_at_ms,
                         };
                         write::finish_in(c, round, &last, &end).map(Some)
                     }
@@ -767,6 +769,7 @@ impl Store for PgStore {
                 shoe_after,
                 ended: &Ended::Finished,
                 retire_shoe: false,
+                counted_at_ms: None,
             };
             write::finish_in(c, round, &last, &end).map(|_| ())
         })

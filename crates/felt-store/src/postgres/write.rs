@@ -327,11 +327,12 @@ pub(crate) struct End<'a> {
     pub(crate) shoe_after: Option<&'a [u8]>,
     pub(crate) ended: &'a Ended,
     pub(crate) retire_shoe: bool,
+    pub(crate) counted_at_ms: Option<i64>,
 }
 
 /// Writes a round's last step (if any), closes it (finished, or voided by the game)
-/// and keeps the shoe it leaves, retiring its commitment if asked; returns the number
-/// of its last step.
+/// and keeps the shoe it leaves, retiring its commitment if asked, and counts the
+/// round against its players' limits if asked; returns the number of its last step.
 pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>) -> R<u32> {
     let seq = if last.is_empty() {
         let n: i64 = get(
@@ -374,6 +375,9 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
         super::wallet::roll_back_round(c, round)?;
     } else {
         super::wallet::close_finished_round(c, round)?;
+    }
+    if let Some(at_ms) = end.counted_at_ms {
+        super::protection::count_round(c, round, at_ms)?;
     }
     Ok(seq)
 }

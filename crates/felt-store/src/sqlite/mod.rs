@@ -747,11 +747,12 @@ struct End<'a> {
     shoe_after: Option<&'a [u8]>,
     ended: &'a Ended,
     retire_shoe: bool,
+    counted_at_ms: Option<i64>,
 }
 
 /// Writes a round's last step (if any), closes it (finished, or voided by the game)
-/// and keeps the shoe it leaves, retiring its commitment if asked; returns the number
-/// of its last step.
+/// and keeps the shoe it leaves, retiring its commitment if asked, and counts the
+/// round against its players' limits if asked; returns the number of its last step.
 fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u32> {
     let shoe_after = end.shoe_after;
     let seq = if last.is_empty() {
@@ -786,6 +787,9 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
         wallet::roll_back_round(tx, round)?;
     } else {
         wallet::close_finished_round(tx, round)?;
+    }
+    if let Some(at_ms) = end.counted_at_ms {
+        protection::count_round(tx, round, at_ms)?;
     }
     Ok(seq)
 }
@@ -977,6 +981,7 @@ impl Store for SqliteStore {
                     shoe_after,
                     ended,
                     retire_shoe,
+                    counted_at_ms,
                 } => {
                     let last = last.canonical()?;
                     validate_json("round result", &result_json)?;
@@ -985,6 +990,7 @@ impl Store for SqliteStore {
                         shoe_after: shoe_after.as_deref(),
                         ended: &ended,
                         retire_shoe,
+                        counted_at_ms,
                     };
                     finish_in(tx, round, &last, &end).map(Some)
                 }
@@ -1009,6 +1015,7 @@ impl Store for SqliteStore {
                 shoe_after,
                 ended: &Ended::Finished,
                 retire_shoe: false,
+                counted_at_ms: None,
             };
             finish_in(tx, round, &last, &end).map(|_| ())
         })

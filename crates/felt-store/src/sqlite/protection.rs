@@ -108,6 +108,18 @@ pub(crate) fn add_usage(
     Ok(())
 }
 
+/// Counts what each player staked and got back in `round` against their limits at
+/// `at_ms` ([`crate::round_usage`]).
+pub(crate) fn count_round(c: &Connection, round: RoundId, at_ms: i64) -> R<()> {
+    let Some(rec) = super::read::round(c, round)? else {
+        return Ok(());
+    };
+    for (player, u) in crate::limits::round_usage(&rec) {
+        add_usage(c, &player, at_ms, &crate::limits::usage_rows(&u))?;
+    }
+    Ok(())
+}
+
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &Connection, player: &str, since_ms: i64) -> R<UsageTotals> {
     let mut st = c.prepare_cached(

@@ -190,6 +190,7 @@ conformance! {
     protection::the_audit_log_lists_by_subject_and_time_and_refuses_bad_entries,
     protection::limit_changes_are_kept_in_order_and_bad_ones_refused,
     protection::usage_is_summed_from_a_time_on,
+    protection::a_round_that_ends_counts_its_stakes_and_returns_in_the_same_transaction,
     protection::exclusions_are_kept_with_who_set_them_and_never_end_before_they_start,
     protection::a_reality_check_schedule_is_kept_one_a_player_and_replaced,
     recall::shoes_commitments_rules_and_player_rounds,

@@ -3,8 +3,9 @@
 
 use crate::Books;
 use felt_store::{
-    AuditQuery, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, NewAuditEntry,
-    RealitySchedule, RoundId, StoreError, UsageKind, UsageTotals,
+    Account, AuditQuery, Exclusion, ExclusionKind, LimitChange, LimitKind, LimitPeriod, Movement,
+    MovementKind, NewAuditEntry, NewRound, RealitySchedule, RoundId, Step, StepWrite, StoreError,
+    UsageKind, UsageTotals,
 };
 
 fn entry<'a>(at_ms: i64, actor: &'a str, subject: &'a str) -> NewAuditEntry<'a> {
@@ -218,4 +219,65 @@ pub fn a_reality_check_schedule_is_kept_one_a_player_and_replaced(s: &mut Books)
         Some(at(1_000, 30, 9_000)),
         "kept in the books"
     );
+}
+
+pub fn a_round_that_ends_counts_its_stakes_and_returns_in_the_same_transaction(s: &mut Books) {
+    let c = felt_core::Money::cents;
+    s.deposit("alice", c(100_00)).unwrap();
+    let round = |s: &mut Books, t: &str| {
+        s.begin_round(&NewRound {
+            game_id: "g".into(),
+            table_id: t.into(),
+            seed: [1; 32],
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let (alice, house) = (Account::player("alice"), Account::house("h"));
+    let one = |from: &Account, to: &Account, amount, kind| Step {
+        movements: vec![Movement::new(from.clone(), to.clone(), c(amount), kind)],
+        ..Default::default()
+    };
+    let bet = |amount| one(&alice, &house, amount, MovementKind::Wager);
+    let paid = |amount| one(&house, &alice, amount, MovementKind::Payout);
+    let finish = |last: Step, result_json: &str, counted_at_ms| StepWrite::Finish {
+        last,
+        result_json: result_json.into(),
+        shoe_after: None,
+        ended: Default::default(),
+        retire_shoe: false,
+        counted_at_ms,
+    };
+    // Counted at the round's end: the stake of an earlier step and the last step's
+    // return, at the time given.
+    let r = round(s, "t1");
+    s.record_step(r, &bet(10_00)).unwrap();
+    s.record_step_with(r, &[], &mut |_| finish(paid(15_00), "{}", Some(7_000)))
+        .unwrap();
+    let want = UsageTotals {
+        staked: 10_00,
+        returned: 15_00,
+        ..Default::default()
+    };
+    assert_eq!(s.usage_since("alice", 7_000).unwrap(), want);
+    assert_eq!(
+        s.usage_since("alice", 7_001).unwrap(),
+        UsageTotals::default()
+    );
+    // Not asked: nothing counted.
+    let r = round(s, "t2");
+    s.record_step(r, &bet(3_00)).unwrap();
+    s.record_step_with(r, &[], &mut |_| finish(Step::default(), "{}", None))
+        .unwrap();
+    assert_eq!(s.usage_since("alice", 0).unwrap(), want);
+    // A finish the books refuse (its result is not JSON) counts nothing either.
+    let r = round(s, "t3");
+    s.record_step(r, &bet(2_00)).unwrap();
+    let e = s
+        .record_step_with(r, &[], &mut |_| {
+            finish(Step::default(), "not json", Some(8_000))
+        })
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidJson { .. }), "{e}");
+    assert_eq!(s.usage_since("alice", 0).unwrap(), want);
 }

@@ -47,6 +47,7 @@ pub fn shoes_commitments_rules_and_player_rounds(s: &mut Books) {
         shoe_after: Some(b"after 2".to_vec()),
         ended: Ended::Finished,
         retire_shoe: true,
+        counted_at_ms: None,
     })
     .unwrap();
     let retired = s.table_shoe_seed("t1").unwrap().unwrap();

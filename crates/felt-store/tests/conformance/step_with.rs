@@ -75,6 +75,7 @@ pub fn a_step_reads_the_meter_as_it_stands_and_writes_in_the_same_transaction(a:
         shoe_after: Some(b"shoe".to_vec()),
         ended: Default::default(),
         retire_shoe: false,
+        counted_at_ms: None,
     })
     .unwrap();
     let r = b.round(rb).unwrap().unwrap();

@@ -264,6 +264,7 @@ pub fn a_voided_round_rolls_back_its_debits(s: &mut Books) {
         shoe_after: None,
         ended: felt_store::Ended::Voided("the shoe ran out".into()),
         retire_shoe: true,
+        counted_at_ms: None,
     })
     .unwrap();
     let g_calls = calls_of(s, g);
