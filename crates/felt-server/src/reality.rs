@@ -267,8 +267,8 @@ pub struct Figures {
 /// How many rounds one read of the books pages back at a time.
 const PAGE: usize = 200;
 
-/// `player`'s figures over the rounds from `first_round` on: their wagers, refunds and
-/// payouts only (an operator wallet's mirror movements are no stakes or wins).
+/// `player`'s figures over the rounds from `first_round` on, each round counted as the
+/// limits count it ([`felt_store::round_usage`]).
 pub fn figures(st: &dyn Store, player: &str, first_round: RoundId) -> felt_store::Result<Figures> {
     let me = Account::player(player);
     let (mut staked, mut returned, mut rounds) = (0i64, 0i64, 0u32);
@@ -277,25 +277,16 @@ pub fn figures(st: &dyn Store, player: &str, first_round: RoundId) -> felt_store
         let page = st.player_rounds(player, PAGE, before)?;
         let full = page.len() == PAGE;
         for r in page.iter().filter(|r| r.id >= first_round) {
-            let mut played = false;
-            for m in r.movements.iter().map(|m| &m.movement) {
-                match m.kind {
-                    MovementKind::Wager if m.from == me => {
-                        staked = staked.saturating_add(m.amount.0);
-                        played = true;
-                    }
-                    MovementKind::Refund if m.to == me => {
-                        staked = staked.saturating_sub(m.amount.0);
-                    }
-                    MovementKind::Payout | MovementKind::Award if m.to == me => {
-                        returned = returned.saturating_add(m.amount.0);
-                    }
-                    // The operator wallet's mirror (a `deposit` of each debit, a
-                    // `withdrawal` of the round's credit) moves no stake: left out.
-                    _ => {}
-                }
+            if let Some(u) = felt_store::round_usage(r).remove(player) {
+                staked = staked.saturating_add(u.staked);
+                returned = returned.saturating_add(u.returned);
             }
-            rounds += u32::from(played);
+            let wagered = r.movements.iter().map(|m| &m.movement);
+            rounds += u32::from(
+                wagered
+                    .into_iter()
+                    .any(|m| m.kind == MovementKind::Wager && m.from == me),
+            );
         }
         match page.last() {
             Some(last) if full && last.id > first_round => before = Some(last.id),

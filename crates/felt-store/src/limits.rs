@@ -207,19 +207,30 @@ impl Exclusion {
     }
 }
 
-/// What each player staked (money from their account) and got back (money to it) in
-/// round `rec`, by player: what [`crate::Store::record_usage`] counts for the round.
+/// What each player staked and got back in round `rec`, by player: their wagers less
+/// refunds, and the payouts and awards paid to them. An operator wallet's mirror (a
+/// `deposit` of each debit, a `withdrawal` of the round's credit) moves no stake and
+/// is left out. What [`crate::Store::record_usage`] counts for the round, and the
+/// session's figures.
 pub fn round_usage(rec: &crate::RoundRecord) -> BTreeMap<String, UsageTotals> {
+    use crate::{Account, MovementKind};
     let mut out: BTreeMap<String, UsageTotals> = BTreeMap::new();
     for m in rec.movements.iter().map(|r| &r.movement) {
         let cents = m.amount.as_cents();
-        if let crate::Account::Player(p) = &m.from {
-            let u = out.entry(p.clone()).or_default();
-            u.staked = u.staked.saturating_add(cents);
-        }
-        if let crate::Account::Player(p) = &m.to {
-            let u = out.entry(p.clone()).or_default();
-            u.returned = u.returned.saturating_add(cents);
+        match (m.kind, &m.from, &m.to) {
+            (MovementKind::Wager, Account::Player(p), _) => {
+                let u = out.entry(p.clone()).or_default();
+                u.staked = u.staked.saturating_add(cents);
+            }
+            (MovementKind::Refund, _, Account::Player(p)) => {
+                let u = out.entry(p.clone()).or_default();
+                u.staked = u.staked.saturating_sub(cents);
+            }
+            (MovementKind::Payout | MovementKind::Award, _, Account::Player(p)) => {
+                let u = out.entry(p.clone()).or_default();
+                u.returned = u.returned.saturating_add(cents);
+            }
+            _ => {}
         }
     }
     out
