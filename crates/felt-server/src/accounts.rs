@@ -54,7 +54,7 @@ pub(crate) struct Registration {
 }
 
 /// `429 throttled`: this address has had its share; it may try again after `wait`.
-fn throttled(wait: Duration, what: &str) -> Response {
+pub(crate) fn throttled(wait: Duration, what: &str) -> Response {
     let secs = wait.as_secs().max(1);
     let mut r = ApiError(
         StatusCode::TOO_MANY_REQUESTS,
@@ -184,6 +184,96 @@ pub(crate) async fn register(
     }
 }
 
+/// Why a password check refused.
+pub(crate) enum Refusal {
+    /// No such account, or the wrong password (counted).
+    Wrong,
+    /// Locked, busy, or the books failed: the answer to send as it is.
+    Other(Response),
+}
+
+/// What a password check holds until its caller is done: the account's turn (one
+/// check and count at a time per account) and the admission.
+pub(crate) struct Held<'g> {
+    _turn: tokio::sync::MutexGuard<'g, ()>,
+    _admitted: tokio::sync::SemaphorePermit<'g>,
+}
+
+/// Checks `password` for the account `name` as a log-in does, once the address's
+/// attempt is counted (`Guard::begin_login`): one check at a time per account, a
+/// locked account refused with the right password too (N.J.A.C. 13:69O-1.4(i)), a
+/// wrong one counted towards the lock; a right one gives the address's attempt back.
+pub(crate) async fn check_password<'g>(
+    s: &'g Shared,
+    ip: std::net::IpAddr,
+    name: &str,
+    password: String,
+) -> Result<(felt_store::Login, Held<'g>), Refusal> {
+    let guard = s.guard();
+    let admitted = guard.admit().await.map_err(|b| {
+        guard.login_ok(ip); // not checked: not a failure
+        Refusal::Other(busy(b))
+    })?;
+    // The account's check and count in one turn.
+    let turn = guard.turn(name).await;
+    let n = name.to_string();
+    let login = s
+        .books()
+        .read_async(move |st| st.login(&n))
+        .await
+        .map_err(|e| Refusal::Other(store_error(e).into_response()))?;
+    // A locked account is refused, the right password or not, checked in the
+    // account's turn (parallel guesses cannot pass the count): counted as the
+    // address's failure, so a guesser is throttled as before.
+    if let Some(until) = login
+        .as_ref()
+        .and_then(|l| l.is_locked(s.now_ms()).then_some(l.locked_until_ms))
+    {
+        tracing::warn!(player = %name, %ip, "a log-in to a locked account");
+        return Err(Refusal::Other(crate::lockout::refused(until)));
+    }
+    let hash = login.as_ref().map(|l| l.password_hash.clone());
+    let checked = guard
+        .hasher()
+        .run(move || match hash {
+            Some(h) => auth::verify_password(&password, &h),
+            None => {
+                auth::verify_nothing(&password);
+                false
+            }
+        })
+        .await;
+    let ok = match checked {
+        Ok(ok) => ok,
+        Err(b) => {
+            guard.login_ok(ip); // not checked: not a failure
+            return Err(Refusal::Other(busy(b)));
+        }
+    };
+    let Some(login) = login else {
+        tracing::warn!(%ip, "a failed login (no such name)");
+        return Err(Refusal::Wrong);
+    };
+    if !ok {
+        let (n, now, policy) = (name.to_string(), s.now_ms(), s.settings().lock);
+        let after = s
+            .books()
+            .run(move |st| st.login_failed(&n, now, policy))
+            .await
+            .map_err(|e| Refusal::Other(store_error(e).into_response()))?;
+        tracing::warn!(player = %name, %ip, locked = after.is_locked(s.now_ms()), "a failed login");
+        return Err(Refusal::Wrong);
+    }
+    guard.login_ok(ip);
+    Ok((
+        login,
+        Held {
+            _turn: turn,
+            _admitted: admitted,
+        },
+    ))
+}
+
 /// `POST /api/login`: refused at once past the address's failures, and while the
 /// account is locked by its own failures ([`crate::lockout`]).
 pub(crate) async fn login(
@@ -210,73 +300,11 @@ pub(crate) async fn login(
         Ok(n) if c.password.len() <= auth::MAX_PASSWORD => n,
         _ => return Err(refused()),
     };
-    let admit = || async {
-        guard.admit().await.map_err(|b| {
-            guard.login_ok(ip); // not checked: not a failure
-            busy(b)
-        })
+    let (login, held) = match check_password(&s, ip, &name, c.password).await {
+        Ok(checked) => checked,
+        Err(Refusal::Wrong) => return Err(refused()),
+        Err(Refusal::Other(r)) => return Err(r),
     };
-    let admitted = admit().await?;
-    let read = |n: String| {
-        let s = s.clone();
-        async move {
-            s.books()
-                .read_async(move |st| st.login(&n))
-                .await
-                .map_err(|e| store_error(e).into_response())
-        }
-    };
-    // The account's check and count in one turn.
-    let turn = guard.turn(&name).await;
-    let login = read(name.clone()).await?;
-    // A locked account is refused, the right password or not (N.J.A.C. 13:69O-1.4(i)),
-    // checked in the account's turn (parallel guesses cannot pass the count): counted
-    // as the address's failure, so a guesser is throttled as before.
-    if let Some(until) = login
-        .as_ref()
-        .and_then(|l| l.is_locked(s.now_ms()).then_some(l.locked_until_ms))
-    {
-        drop((turn, admitted));
-        tracing::warn!(player = %name, %ip, "a log-in to a locked account");
-        return Err(crate::lockout::refused(until));
-    }
-    let p = c.password;
-    let hash = login.as_ref().map(|l| l.password_hash.clone());
-    let checked = guard
-        .hasher()
-        .run(move || match hash {
-            Some(h) => auth::verify_password(&p, &h),
-            None => {
-                auth::verify_nothing(&p);
-                false
-            }
-        })
-        .await;
-    let ok = match checked {
-        Ok(ok) => ok,
-        Err(b) => {
-            guard.login_ok(ip); // not checked: not a failure
-            return Err(busy(b));
-        }
-    };
-    let Some(login) = login else {
-        tracing::warn!(%ip, "a failed login (no such name)");
-        return Err(refused());
-    };
-    let policy = s.settings().lock;
-    if !ok {
-        let n = name.clone();
-        let now = s.now_ms();
-        let after = s
-            .books()
-            .run(move |st| st.login_failed(&n, now, policy))
-            .await
-            .map_err(|e| store_error(e).into_response())?;
-        drop(turn);
-        tracing::warn!(player = %name, %ip, locked = after.is_locked(s.now_ms()), "a failed login");
-        return Err(refused());
-    }
-    guard.login_ok(ip);
     // With the operator's wallet only its staff log in here; players come by launch.
     if s.wallet().is_some() && login.role == Role::Player {
         return Err(crate::wallet::launch::refused_in_wallet_mode(
@@ -302,7 +330,7 @@ pub(crate) async fn login(
         )
         .await
         .map_err(|e| store_error(e).into_response())?;
-    drop((turn, admitted));
+    drop(held);
     let unfinished = unfinished_of(&s, &name).await;
     tracing::info!(player = %name, %ip, "logged in");
     Ok(session_response(

@@ -140,61 +140,67 @@ pub struct PasswordBody {
 /// every other session of theirs ends, this one stays.
 pub(crate) async fn change_password(
     State(s): State<Shared>,
+    crate::accounts::ClientIp(ip): crate::accounts::ClientIp,
     headers: HeaderMap,
     body: Result<Json<PasswordBody>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let w = who(&s, &headers).await?;
-    let Json(body) =
-        body.map_err(|_| bad("the body must be {\"current\": \"...\", \"new\": \"...\"}"))?;
-    if let Some(p) = auth::password_problem(&w.name, &body.new) {
-        return Err(ApiError(StatusCode::BAD_REQUEST, "bad-password", p));
-    }
-    let n = w.name.clone();
-    let login = s
-        .books()
-        .read_async(move |st| st.login(&n))
+) -> Result<Response, Response> {
+    let w = who(&s, &headers)
         .await
-        .map_err(store_error)?
-        .ok_or_else(|| ApiError(StatusCode::UNAUTHORIZED, "no-session", "log in".into()))?;
+        .map_err(IntoResponse::into_response)?;
+    if s.wallet().is_some() && w.role == felt_store::Role::Player {
+        // The operator keeps its players' credentials.
+        return Err(crate::wallet::launch::refused_in_wallet_mode(
+            "a password change",
+        ));
+    }
+    let Json(body) = body.map_err(|_| {
+        bad("the body must be {\"current\": \"...\", \"new\": \"...\"}").into_response()
+    })?;
+    if let Some(p) = auth::password_problem(&w.name, &body.new) {
+        return Err(ApiError(StatusCode::BAD_REQUEST, "bad-password", p).into_response());
+    }
     let busy = |_| {
         ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
             "busy",
             "the server is checking too many passwords at once: try again in a moment".into(),
         )
+        .into_response()
     };
-    let (current, stored) = (body.current, login.password_hash.clone());
+    // The current password is checked as a log-in checks it: the address's throttle,
+    // the account's lock, and a wrong one counted towards it.
+    s.guard()
+        .begin_login(ip)
+        .map_err(|wait| crate::accounts::throttled(wait, "failed log-ins"))?;
+    let (login, held) = match crate::accounts::check_password(&s, ip, &w.name, body.current).await {
+        Ok(checked) => checked,
+        Err(crate::accounts::Refusal::Wrong) => {
+            return Err(ApiError(
+                StatusCode::FORBIDDEN,
+                "bad-login",
+                "the current password is wrong: nothing changed".into(),
+            )
+            .into_response())
+        }
+        Err(crate::accounts::Refusal::Other(r)) => return Err(r),
+    };
     let hasher = s.guard().hasher();
-    let right = hasher
-        .run(move || auth::verify_password(&current, &stored))
-        .await
-        .map_err(busy)?;
-    if !right {
-        // A failed log-in as any other: a guesser holding a session is locked out too.
-        let (n, now, policy) = (w.name.clone(), s.now_ms(), s.settings().lock);
-        s.books()
-            .run(move |st| st.login_failed(&n, now, policy))
-            .await
-            .map_err(store_error)?;
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "bad-login",
-            "the current password is wrong: nothing changed".into(),
-        ));
-    }
     let new = body.new;
     let hash = hasher
         .run(move || auth::hash_password(&new))
         .await
         .map_err(busy)?
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e))?;
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, "internal", e).into_response())?;
     let (n, role) = (w.name.clone(), login.role);
     s.books()
         .run(move |st| st.set_login(&n, &hash, role))
         .await
-        .map_err(store_error)?;
+        .map_err(|e| store_error(e).into_response())?;
+    drop(held);
     let reason = "your password was changed: log in again with the new one";
-    let ended = end_sessions(&s, &w.name, session_hash(&headers), reason).await?;
+    let ended = end_sessions(&s, &w.name, session_hash(&headers), reason)
+        .await
+        .map_err(IntoResponse::into_response)?;
     tracing::info!(player = %w.name, ended, "password changed");
     Ok(Json(Ended {
         player: w.name,

@@ -573,3 +573,42 @@ async fn the_reality_check_schedule_is_in_the_books_and_survives_a_restart() {
     assert_eq!(after["login_ms"], before["login_ms"]);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_change_checks_the_current_password_as_a_log_in_does_and_honours_the_lock() {
+    let server = start(Settings::default()).await;
+    let api = Http::new(&server.url);
+    let here = register(&server.url, "guessed").await;
+    let change = |current: &str| json!({"current": current, "new": "a-new-secret"});
+    // Three wrong guesses through a session (the lock's default count) lock the account.
+    for _ in 0..3 {
+        let (status, e) = api
+            .send("POST", "/api/password", &here, Some(change("a-guess-1")))
+            .await;
+        assert_eq!(
+            (status, e["error"].as_str()),
+            (403, Some("bad-login")),
+            "{e}"
+        );
+    }
+    // Locked: the right current password changes nothing either, as at the log-in.
+    let (status, e) = api
+        .send(
+            "POST",
+            "/api/password",
+            &here,
+            Some(change("guessed-secret")),
+        )
+        .await;
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (403, Some("account-locked")),
+        "{e}"
+    );
+    assert_eq!(
+        api.login("guessed", "a-new-secret").await.0,
+        403,
+        "not changed"
+    );
+    server.stop().await;
+}
