@@ -309,6 +309,8 @@ struct Seated {
 struct Conn {
     player: String,
     out: Outbox,
+    /// The protocol version its `hello` named.
+    version: u32,
 }
 
 /// A player's stream at this table: its sequence and its last frames.
@@ -725,12 +727,13 @@ impl Actor {
                     Conn {
                         player: player.clone(),
                         out,
+                        version,
                     },
                 );
                 if let Some(s) = self.seats.iter_mut().flatten().find(|s| s.player == player) {
                     s.absent = 0;
                 }
-                self.welcome(conn, last_seq, version);
+                self.welcome(conn, last_seq);
                 self.publish_info();
                 Ok(())
             }
@@ -855,20 +858,29 @@ impl Actor {
         }
     }
 
-    fn welcome(&mut self, conn: u64, last_seq: Option<u64>, version: u32) {
-        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+    fn welcome(&mut self, conn: u64, last_seq: Option<u64>) {
+        let Some((player, version)) = self.conns.get(&conn).map(|c| (c.player.clone(), c.version))
+        else {
             return;
         };
+        // A version 1 client reads the table's fixed part in every view: the player's
+        // frames (one stream for all their connections) carry it while any of their
+        // connections speaks version 1 (a version 2 client ignores it).
+        let fixed_in_views = self
+            .conns
+            .values()
+            .any(|c| c.player == player && c.version < 2);
         let seat = self.seat_of(&player);
         let stream = self.streams.entry(player.clone()).or_default();
         stream.idle_since = None;
-        // A version 1 client reads the table's fixed part in every view; the frames
-        // kept in the other form are not replayed to it (a fresh view follows).
-        let fixed_in_views = version < 2;
-        let same_form = stream.fixed_in_views == fixed_in_views;
-        stream.fixed_in_views = fixed_in_views;
+        if stream.fixed_in_views != fixed_in_views {
+            // The kept frames are in the other form: none is replayed (a fresh view).
+            stream.fixed_in_views = fixed_in_views;
+            stream.frames.clear();
+            stream.bytes = 0;
+        }
         // Missed frames, if the stream still holds every one after `last_seq`.
-        let missed: Option<Vec<Arc<str>>> = last_seq.filter(|_| same_form).and_then(|l| {
+        let missed: Option<Vec<Arc<str>>> = last_seq.and_then(|l| {
             if l > stream.seq {
                 return None;
             }

@@ -272,6 +272,31 @@ async fn version_2_sends_the_tables_fixed_part_once_in_the_welcome_and_version_1
     let seen2 = two.until(5, |v| v["seats"][1]["player"] == "ben").await;
     let seen1 = one.until(5, |v| v["seats"][1]["player"] == "ben").await;
     assert!(seen2.get("limits").is_none() && seen1["limits"] == welcome["limits"]);
+    // Ana opens a version 1 tab beside her version 2 one: her frames (one stream for
+    // both) carry the fixed part while a version 1 connection of hers is open.
+    let mut old_tab = connect(&url, Some(&ana), None).await.unwrap();
+    old_tab
+        .send(r#"{"type":"hello","version":1,"table":"classic"}"#)
+        .await;
+    old_tab.until(5, |v| v["type"] == "view").await;
+    // And then one more version 2 tab: the last hello does not decide for the others.
+    let mut newest = connect(&url, Some(&ana), None).await.unwrap();
+    newest
+        .send(r#"{"type":"hello","version":2,"table":"classic"}"#)
+        .await;
+    newest.until(5, |v| v["type"] == "view").await;
+    one.send(r#"{"type":"leave"}"#).await;
+    let step = |v: &Value| v["type"] == "view" && v["seats"][1]["player"].is_null();
+    let in_old = old_tab.until(5, step).await;
+    let in_new = two.until(5, step).await;
+    assert_eq!(
+        in_old["limits"], welcome["limits"],
+        "the version 1 tab keeps its limits"
+    );
+    assert_eq!(
+        in_new["limits"], welcome["limits"],
+        "the same frame reaches the version 2 tab"
+    );
     assert_eq!(
         (seen1["seats"].clone(), seen1["round"].clone()),
         (seen2["seats"].clone(), seen2["round"].clone())
