@@ -372,13 +372,7 @@ pub(crate) fn iso(ms: i64) -> String {
 
 /// `POST /api/logout`.
 pub(crate) async fn logout(State(s): State<Shared>, headers: HeaderMap) -> Response {
-    if let Some(token) = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(auth::token_from_cookies)
-    {
-        let hash = auth::token_hash(token);
+    if let Some(hash) = auth::session_hash(&headers) {
         // Every table socket of the session closes with it.
         s.sockets().close_session(&hash, "you logged out");
         let (life, now) = (crate::app::life(&s), s.now_ms());

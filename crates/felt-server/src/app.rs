@@ -702,13 +702,7 @@ pub(crate) async fn who(s: &Shared, headers: &HeaderMap) -> Result<Who, ApiError
             "log in first (POST /api/login): this request has no valid session".to_string(),
         )
     };
-    let token = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(auth::token_from_cookies)
-        .ok_or_else(none)?;
-    let hash = auth::token_hash(token);
+    let hash = auth::session_hash(headers).ok_or_else(none)?;
     let life = life(s);
     let now = s.now_ms();
     let found = s
@@ -1219,13 +1213,7 @@ async fn ws(
         .and_then(|c| c.to_str().ok())
         .unwrap_or_default()
         .to_string();
-    let session = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(auth::token_from_cookies)
-        .map(auth::token_hash)
-        .unwrap_or_default();
+    let session = auth::session_hash(&headers).unwrap_or_default();
     let conn = s.next_conn.fetch_add(1, Ordering::Relaxed);
     let permit = match s.sockets.open(conn, &w.name, &session, Some(ip)) {
         Ok(p) => p,

@@ -135,6 +135,17 @@ pub fn token_from_cookies(header: &str) -> Option<&str> {
         .filter(|v| v.len() == 64 && v.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
+/// The SHA-256 of the session token a request's `Cookie` headers carry, if any (the
+/// books keep sessions by it).
+pub fn session_hash(headers: &axum::http::HeaderMap) -> Option<String> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(token_from_cookies)
+        .map(token_hash)
+}
+
 /// The `Set-Cookie` value that gives a browser its session (`Secure`: sent over
 /// HTTPS only, when the server's public URL is `https`).
 pub fn set_cookie(token: &str, max_age_s: u64, secure: bool) -> String {

@@ -221,16 +221,22 @@ pub fn used(
     life: Life,
     now_ms: i64,
 ) -> felt_store::Result<i64> {
-    if kind == LimitKind::Session {
-        return Ok(crate::logged_in::since(store, player, start_ms, life, now_ms)? / 1_000);
-    }
-    let mut used = store.usage_since(player, start_ms)?;
-    used.staked = used.staked.saturating_add(in_play.staked);
-    used.returned = used.returned.saturating_add(in_play.returned);
+    let money = |store: &dyn Store| -> felt_store::Result<UsageTotals> {
+        let mut used = store.usage_since(player, start_ms)?;
+        used.staked = used.staked.saturating_add(in_play.staked);
+        used.returned = used.returned.saturating_add(in_play.returned);
+        Ok(used)
+    };
     Ok(match kind {
-        LimitKind::Deposit => used.deposited,
-        LimitKind::Loss => used.staked.saturating_sub(used.returned).max(0),
-        LimitKind::Wager | LimitKind::Session => used.staked,
+        LimitKind::Session => {
+            crate::logged_in::since(store, player, start_ms, life, now_ms)? / 1_000
+        }
+        LimitKind::Deposit => money(store)?.deposited,
+        LimitKind::Loss => {
+            let used = money(store)?;
+            used.staked.saturating_sub(used.returned).max(0)
+        }
+        LimitKind::Wager => money(store)?.staked,
     })
 }
 

@@ -14,20 +14,10 @@ use crate::audit::AuditAction;
 use crate::auth;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
-
-/// The SHA-256 of the session token the request carries, if any.
-pub(crate) fn session_hash(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .find_map(auth::token_from_cookies)
-        .map(auth::token_hash)
-}
 
 /// Ends every web session of `player` but `keep` (a token's hash), with `reason` for
 /// the sockets that close; returns how many sessions ended.
@@ -198,7 +188,7 @@ pub(crate) async fn change_password(
         .map_err(|e| store_error(e).into_response())?;
     drop(held);
     let reason = "your password was changed: log in again with the new one";
-    let ended = end_sessions(&s, &w.name, session_hash(&headers), reason)
+    let ended = end_sessions(&s, &w.name, auth::session_hash(&headers), reason)
         .await
         .map_err(IntoResponse::into_response)?;
     tracing::info!(player = %w.name, ended, "password changed");

@@ -1740,7 +1740,7 @@ impl Actor {
                     r.live.funding = journal::Extra::default();
                     let s = s?;
                     if !a.funding.before.is_empty() && !matches!(s, Stepped::Done(_)) {
-                        tracing::error!(table = %self.cfg.name, answer = %a.id, refused = %s, "an acknowledged insurance debit's step was refused: the staff must credit it back");
+                        tracing::warn!(table = %self.cfg.name, answer = %a.id, refused = %s, "an acknowledged insurance debit's step was refused: no step used it, so the round's finish rolls it back");
                     }
                     match s {
                         Stepped::Done(ev) => Stepped::Done(ev),
