@@ -202,6 +202,11 @@ impl Checks {
         Ok(s)
     }
 
+    /// `player`'s schedule as the books keep it, if any (a read: nothing begun).
+    pub fn kept(&self, st: &dyn Store, player: &str) -> felt_store::Result<Option<Schedule>> {
+        Ok(st.reality_schedule(player)?.map(Schedule::kept))
+    }
+
     /// Whether `player` has a check to answer at `now_ms` (a table asks before a bet).
     pub fn due(&self, st: &dyn Store, player: &str, now_ms: i64) -> felt_store::Result<bool> {
         Ok(st

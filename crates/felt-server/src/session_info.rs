@@ -71,24 +71,45 @@ pub struct SessionView {
     pub help_line: String,
 }
 
-/// The log-in session of `w`: its schedule (begun here if this server has none yet)
-/// and its figures from the books.
+/// The log-in session of `w`: its schedule and its figures, in one read of the books
+/// (the page asks every few seconds); a schedule is begun, through the books' writer,
+/// only for a session opened before the books kept one.
 async fn view(s: &Shared, w: &Who) -> Result<SessionView, ApiError> {
     let (name, since) = (w.name.clone(), w.since_ms);
     let (reality, n) = (s.reality().clone(), name.clone());
-    let sched: Schedule = s
+    let kept = s
         .books()
-        .run(move |st| {
-            let first = st.next_round_id()?;
-            reality.schedule(st, &n, since, first)
-        })
+        .read_async(
+            move |st| -> felt_store::Result<Option<(Schedule, Figures)>> {
+                let Some(sched) = reality.kept(st, &n)? else {
+                    return Ok(None);
+                };
+                let figures = crate::reality::figures(st, &n, sched.first_round)?;
+                Ok(Some((sched, figures)))
+            },
+        )
         .await
         .map_err(store_error)?;
-    let figures = s
-        .books()
-        .read_async(move |st| crate::reality::figures(st, &name, sched.first_round))
-        .await
-        .map_err(store_error)?;
+    let (sched, figures) = match kept {
+        Some(kept) => kept,
+        None => {
+            let (reality, n) = (s.reality().clone(), name.clone());
+            let sched: Schedule = s
+                .books()
+                .run(move |st| {
+                    let first = st.next_round_id()?;
+                    reality.schedule(st, &n, since, first)
+                })
+                .await
+                .map_err(store_error)?;
+            let figures = s
+                .books()
+                .read_async(move |st| crate::reality::figures(st, &name, sched.first_round))
+                .await
+                .map_err(store_error)?;
+            (sched, figures)
+        }
+    };
     let now = s.now_ms();
     let policy = s.reality().policy();
     Ok(SessionView {
