@@ -759,9 +759,10 @@ async fn insurance_is_a_further_debit_before_the_peek_and_a_refused_one_leaves_t
     server.stop().await;
 }
 
-/// Waits until the operator's balance of `player` is `cents`.
+/// Waits (up to 20 s: the round must play on and the worker send its calls, on cores
+/// other tests share) until the operator's balance of `player` is `cents`.
 async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
-    for _ in 0..200 {
+    for _ in 0..800 {
         if op.balance(player).await == Money::cents(cents) {
             return;
         }

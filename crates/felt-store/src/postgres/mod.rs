@@ -782,7 +782,7 @@ impl Store for PgStore {
             write::require_open(c, round, fence.as_deref())?;
             write::post(c, &refunds, Some(round.0), Limit::Round)?;
             write::close_round(c, round, RoundStatus::Voided, None, Some(reason), None)?;
-            wallet::roll_back_round(c, round)?;
+            wallet::close_round(c, round, true)?;
             write::retire_round_shoe(c, round)
         })
     }

@@ -99,31 +99,24 @@ fn round_calls_locked(c: &mut Conn, round: RoundId) -> R<Vec<WalletCall>> {
     c.query(&sql, &[&round.0])?.iter().map(call_of).collect()
 }
 
-/// Writes a rollback for every debit of `round` that was not refused and has none.
-pub(crate) fn roll_back_round(c: &mut Conn, round: RoundId) -> R<()> {
+/// Closes `round` at the operator as it ends: rolls back each debit not refused that
+/// has no rollback (when the round is voided, every one; when it finished, each whose
+/// money no step of the round brought in: the operator took it while felt stopped
+/// before the step that would have used it), then writes the closing credit of `0.00`
+/// of each player with a debit and no credit.
+pub(crate) fn close_round(c: &mut Conn, round: RoundId, voided: bool) -> R<()> {
     let calls = round_calls_locked(c, round)?;
+    let funded = c
+        .query(
+            "SELECT memo FROM entries WHERE round_id = $1 AND kind = 'deposit' \
+             AND memo IS NOT NULL",
+            &[&round.0],
+        )?
+        .iter()
+        .map(|r| get::<String>(r, 0))
+        .collect::<R<std::collections::HashSet<String>>>()?;
     for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
-        roll_back(c, d)?;
-    }
-    insert(c, round, &closing_credits(&calls))
-}
-
-/// At the end of a finished `round`: rolls back each debit not refused whose money
-/// no step of the round brought in (the operator took it while felt stopped before
-/// the step that would have used it), and writes the closing credit of `0.00` of
-/// each player with such a debit and no credit (the round ends at the operator).
-pub(crate) fn close_finished_round(c: &mut Conn, round: RoundId) -> R<()> {
-    let calls = round_calls_locked(c, round)?;
-    for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
-        let funded: bool = get(
-            &c.one(
-                "SELECT EXISTS (SELECT 1 FROM entries WHERE round_id = $1 \
-                 AND kind = 'deposit' AND memo = $2)",
-                &[&round.0, &funding_memo(&d.transaction_id)],
-            )?,
-            0,
-        )?;
-        if !funded {
+        if voided || !funded.contains(&funding_memo(&d.transaction_id)) {
             roll_back(c, d)?;
         }
     }

@@ -371,11 +371,7 @@ pub(crate) fn finish_in(c: &mut Conn, round: RoundId, last: &Step, end: &End<'_>
     if end.retire_shoe || status == RoundStatus::Voided {
         retire_round_shoe(c, round)?;
     }
-    if status == RoundStatus::Voided {
-        super::wallet::roll_back_round(c, round)?;
-    } else {
-        super::wallet::close_finished_round(c, round)?;
-    }
+    super::wallet::close_round(c, round, status == RoundStatus::Voided)?;
     if let Some(at_ms) = end.counted_at_ms {
         super::protection::count_round(c, round, at_ms)?;
     }

@@ -783,11 +783,7 @@ fn finish_in(tx: &Connection, round: RoundId, last: &Step, end: &End<'_>) -> R<u
     if end.retire_shoe || status == RoundStatus::Voided {
         retire_round_shoe(tx, round)?;
     }
-    if status == RoundStatus::Voided {
-        wallet::roll_back_round(tx, round)?;
-    } else {
-        wallet::close_finished_round(tx, round)?;
-    }
+    wallet::close_round(tx, round, status == RoundStatus::Voided)?;
     if let Some(at_ms) = end.counted_at_ms {
         protection::count_round(tx, round, at_ms)?;
     }
@@ -1030,7 +1026,7 @@ impl Store for SqliteStore {
                 apply_movement(tx, m, Some(round.0), None, Limit::Round)?;
             }
             close_round(tx, round, RoundStatus::Voided, None, Some(reason), None)?;
-            wallet::roll_back_round(tx, round)?;
+            wallet::close_round(tx, round, true)?;
             retire_round_shoe(tx, round)
         })
     }

@@ -106,33 +106,23 @@ fn round_calls(c: &Connection, round: RoundId) -> R<Vec<WalletCall>> {
     list(c, &q)
 }
 
-/// Writes a rollback for every debit of `round` that was not refused and has none.
-pub(crate) fn roll_back_round(c: &Connection, round: RoundId) -> R<()> {
-    let debits = round_calls(c, round)?;
-    let now = leases::now_ms();
-    for d in debits.iter().filter(|d| d.needs_rollback_when_voided()) {
-        roll_back(c, d, now)?;
-    }
-    insert(c, round, &closing_credits(&debits))
-}
-
-/// At the end of a finished `round`: rolls back each debit not refused whose money
-/// no step of the round brought in (the operator took it while felt stopped before
-/// the step that would have used it), and writes the closing credit of `0.00` of
-/// each player with such a debit and no credit (the round ends at the operator).
-pub(crate) fn close_finished_round(c: &Connection, round: RoundId) -> R<()> {
+/// Closes `round` at the operator as it ends: rolls back each debit not refused that
+/// has no rollback (when the round is voided, every one; when it finished, each whose
+/// money no step of the round brought in: the operator took it while felt stopped
+/// before the step that would have used it), then writes the closing credit of `0.00`
+/// of each player with a debit and no credit.
+pub(crate) fn close_round(c: &Connection, round: RoundId, voided: bool) -> R<()> {
     let calls = round_calls(c, round)?;
+    let funded: std::collections::HashSet<String> = c
+        .prepare_cached(
+            "SELECT memo FROM entries WHERE round_id = ?1 AND kind = 'deposit' \
+             AND memo IS NOT NULL",
+        )?
+        .query_map(params![round.0], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     let now = leases::now_ms();
     for d in calls.iter().filter(|d| d.needs_rollback_when_voided()) {
-        let funded: bool = c
-            .prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM entries WHERE round_id = ?1 \
-                 AND kind = 'deposit' AND memo = ?2)",
-            )?
-            .query_row(params![round.0, funding_memo(&d.transaction_id)], |r| {
-                r.get(0)
-            })?;
-        if !funded {
+        if voided || !funded.contains(&funding_memo(&d.transaction_id)) {
             roll_back(c, d, now)?;
         }
     }
