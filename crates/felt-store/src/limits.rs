@@ -17,7 +17,7 @@ pub enum LimitKind {
     Loss,
     /// Total staked, in cents.
     Wager,
-    /// Time seated at the tables, in seconds.
+    /// Time logged in (any session of the player's), in seconds.
     Session,
 }
 
@@ -115,7 +115,7 @@ pub enum UsageKind {
     Return,
     /// A play-money top-up.
     Deposit,
-    /// Milliseconds seated at a table.
+    /// Milliseconds logged in.
     PlayMs,
 }
 
@@ -251,14 +251,14 @@ pub(crate) fn add_total(
     sum: i64,
     latest_ms: i64,
 ) -> Result<(), String> {
-    if kind == "play-ms" {
-        t.play_counted_to_ms = t.play_counted_to_ms.max(Some(latest_ms));
-    }
     let slot = match kind {
         "stake" => &mut t.staked,
         "return" => &mut t.returned,
         "deposit" => &mut t.deposited,
-        "play-ms" => &mut t.play_ms,
+        "play-ms" => {
+            t.play_counted_to_ms = t.play_counted_to_ms.max(Some(latest_ms));
+            &mut t.play_ms
+        }
         other => return Err(format!("limit usage has kind `{other}`")),
     };
     *slot = slot.saturating_add(sum);

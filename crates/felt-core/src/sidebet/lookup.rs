@@ -33,7 +33,7 @@ pub struct LineTable {
 
 impl LineTable {
     /// The table of a bet of `kind` whose pay table lists `lines`, best first (at most
-    /// 127 lines).
+    /// 127 lines: a pay table lists each [`HandName`] once, and there are fewer).
     pub fn new(kind: SideBetKind, lines: &[HandName]) -> LineTable {
         let keys = match kind {
             SideBetKind::LuckyLucky | SideBetKind::ThreeCardPoker => THREE_CARD_KEYS,

@@ -39,7 +39,7 @@ pub struct Args {
     /// Against `felt serve --wallet` with the reference operator (`felt operator-demo
     /// serve --db FILE`): the bots are that operator's players (opened in its books
     /// if missing, each with --bot-balance) and arrive by its launch links, made in
-    /// its books, instead of registering.
+    /// its books, instead of registering. One --server: the links point at it.
     #[arg(long, value_name = "FILE")]
     pub operator_demo_db: Option<std::path::PathBuf>,
     /// The balance each bot opens with at the reference operator.
@@ -92,6 +92,12 @@ pub fn run(a: &Args) -> Result<()> {
         launch: None,
     };
     if let Some(db) = &a.operator_demo_db {
+        // A launch link lands at one server; bots spread over several would each
+        // arrive where the link points, not at their own.
+        anyhow::ensure!(
+            cfg.servers.len() == 1,
+            "--operator-demo-db takes one --server (its launch links point at it)"
+        );
         cfg.launch = Some(launch_links(db, &cfg.servers[0], a.bot_balance));
     }
     let rt = tokio::runtime::Builder::new_multi_thread()

@@ -101,6 +101,21 @@ fn player_arg(text: &str) -> Result<(String, String, Money)> {
     Ok((id.to_string(), name.to_string(), balance))
 }
 
+/// `ID:AMOUNT`: a player's wager limit.
+fn limit_arg(text: &str) -> Result<(String, Money)> {
+    let (id, limit) = text
+        .split_once(':')
+        .with_context(|| format!("--limit {text}: write ID:AMOUNT, e.g. p-1001:50.00"))?;
+    let limit: Money = limit
+        .parse()
+        .with_context(|| format!("--limit {text}: the amount"))?;
+    anyhow::ensure!(
+        !id.is_empty() && limit >= Money::ZERO,
+        "--limit {text}: an id and an amount not below zero"
+    );
+    Ok((id.to_string(), limit))
+}
+
 /// The secret in `path`, made if the file is missing.
 fn secret(path: &Path) -> Result<Vec<u8>> {
     if !path.exists() {
@@ -145,13 +160,8 @@ fn serve(a: &ServeArgs) -> Result<()> {
         books.add_player(&id, &name, &a.currency, balance)?;
     }
     for l in &a.limits {
-        let (id, limit) = l
-            .split_once(':')
-            .with_context(|| format!("--limit {l}: write ID:AMOUNT, e.g. p-1001:50.00"))?;
-        let limit: Money = limit
-            .parse()
-            .with_context(|| format!("--limit {l}: the amount"))?;
-        books.set_wager_limit(id, Some(limit))?;
+        let (id, limit) = limit_arg(l)?;
+        books.set_wager_limit(&id, Some(limit))?;
     }
     let wallet = Arc::new(DemoWallet::new(books, secret, faults));
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -183,4 +193,20 @@ fn launch(a: &LaunchArgs) -> Result<()> {
     let token = books.launch_token(&a.player, expires)?;
     println!("{}", link(&token).map_err(anyhow::Error::msg)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wager_limit_names_a_player_and_an_amount_not_below_zero() {
+        assert_eq!(
+            limit_arg("p-1:15.00").unwrap(),
+            ("p-1".to_string(), Money::cents(15_00))
+        );
+        for bad in [":15.00", "p-1", "p-1:", "p-1:lots", "p-1:-1.00"] {
+            assert!(limit_arg(bad).is_err(), "{bad}");
+        }
+    }
 }
