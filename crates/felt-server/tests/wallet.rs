@@ -19,8 +19,8 @@ use felt_server::wallet::wire::{
 };
 use felt_server::wallet::{LostReason, Outcome, WalletClient};
 use felt_store::{
-    NewRound, NewWalletCall, RoundId, SqliteStore, Step, Store, WalletAnswer, WalletCallKind,
-    WalletQuery, WalletState,
+    funding_memo, Account, Movement, MovementKind, NewRound, NewWalletCall, RoundId, SqliteStore,
+    Step, Store, WalletAnswer, WalletCallKind, WalletQuery, WalletState,
 };
 use std::sync::{Arc, Mutex};
 
@@ -440,7 +440,24 @@ async fn table_debit(
         panic!("{row:?}")
     };
     let answer = answer_of(WalletCallKind::Debit, client.send(&d).await);
-    store.lock().unwrap().wallet_answer(id, &answer).unwrap();
+    let mut s = store.lock().unwrap();
+    s.wallet_answer(id, &answer).unwrap();
+    if let WalletAnswer::Acknowledged { .. } = answer {
+        // The bet's step brings the debit's money into the player's mirror, as a
+        // table's does (a debit no step used is rolled back when the round finishes).
+        let funded = Movement::new(
+            Account::Cashier,
+            Account::player(PLAYER),
+            Money::cents(cents),
+            MovementKind::Deposit,
+        )
+        .with_memo(funding_memo(id));
+        let step = Step {
+            movements: vec![funded],
+            ..Step::default()
+        };
+        s.record_step(round, &step).unwrap();
+    }
 }
 
 fn states(store: &SharedStore) -> Vec<(String, WalletState)> {
