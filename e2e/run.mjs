@@ -637,6 +637,44 @@ test('refusals are sentences for a player; an ended session goes back to the log
   await p.context.close();
 });
 
+test('a server that speaks only protocol version 1 (a rolling upgrade): the page says hello again in version 1 and plays, its views carrying the limits', async (b) => {
+  const p = await player(b, uniqueName('v1'));
+  const hellos = [];
+  // Between the page and the server, a server not yet upgraded: version 2 refused.
+  await p.page.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      const v = JSON.parse(m);
+      if (v.type === 'hello') hellos.push(v.version);
+      if (v.type === 'hello' && v.version !== 1) {
+        ws.send(JSON.stringify({ type: 'error', seq: 0, code: 'version', message: 'this server speaks protocol version 1' }));
+        return;
+      }
+      server.send(m);
+    });
+    // Its welcome has no table part: that is in each of its views.
+    server.onMessage((m) => {
+      const v = JSON.parse(m);
+      if (v.type === 'welcome') { delete v.game; delete v.limits; delete v.hints; }
+      ws.send(JSON.stringify(v));
+    });
+  });
+  // (The route takes hold in a page loaded after it.)
+  await p.page.reload();
+  await p.page.waitForSelector('#tables article');
+  await stack('old-server', 'Tc 7d 9h 8s Ts');
+  await sit(p, 'old-server');
+  await bet(p.page, { 1: { main: '10.00' } });
+  await decide(p.page, 'stand');
+  const shown = await settled(p.page);
+  assert(shown.balance, 'the round settles');
+  eq(hellos.slice(0, 2), [2, 1], 'version 2 first, then version 1 after the refusal');
+  const limits = await p.page.textContent('#limits');
+  assert(/^Bets 5 to 500/.test(limits), `the limits read from the version 1 views: ${limits}`);
+  eq(p.errors, [], 'no script error');
+  await p.context.close();
+});
+
 test('sound is off until turned on (no AudioContext before), and the sound and pace settings are remembered', async (b) => {
   const p = await player(b, uniqueName('snd'));
   await p.page.addInitScript(() => {

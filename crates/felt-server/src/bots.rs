@@ -520,7 +520,11 @@ impl Bot {
                 Some("closed" | "away") => return Ok(false),
                 Some("view") => {
                     if let Some(o) = v.as_object_mut() {
-                        o.extend(mem.fixed.clone());
+                        for (k, f) in &mem.fixed {
+                            if !f.is_null() {
+                                o.entry(k.clone()).or_insert_with(|| f.clone());
+                            }
+                        }
                     }
                     let now = Instant::now();
                     if !mem.pending.is_empty() {

@@ -55,6 +55,7 @@ fn tables() -> String {
         ("words-a", "classic"),
         ("words-b", "classic"),
         ("sound", "classic"),
+        ("old-server", "classic"),
         ("pic-desktop", "lucky-ladies"),
         ("pic-phone", "lucky-ladies"),
         ("fit-phone-s", "classic"),

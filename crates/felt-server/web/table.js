@@ -244,7 +244,7 @@ export class Table {
     ws.onopen = () => {
       opened = true;
       this.failedOpens = 0;
-      const hello = { type: 'hello', version: 2, table: this.name };
+      const hello = { type: 'hello', version: this.version || 2, table: this.name };
       // A reconnection asks for what it missed; a fresh page for a fresh view.
       if (this.view && this.seq !== null) hello.last_seq = this.seq;
       ws.send(JSON.stringify(hello));
@@ -321,7 +321,8 @@ export class Table {
         this.fixed = { game: msg.game, limits: msg.limits, hints: msg.hints };
         break;
       case 'view':
-        Object.assign(msg, this.fixed);
+        // (A version 1 server's views carry them themselves.)
+        for (const [k, v] of Object.entries(this.fixed || {})) if (msg[k] === undefined) msg[k] = v;
         // The casino answered the stake (the view no longer shows it pending): its
         // "a moment" notice goes.
         if (this.stakePending && !(msg.seats || []).some((s) => s.player === msg.you?.player && s.bet_pending)) {
@@ -343,6 +344,12 @@ export class Table {
         break;
       case 'error':
         this.stakePending = false;
+        if (msg.code === 'version' && (this.version || 2) > 1) {
+          // A server not yet upgraded (in a rolling upgrade): speak version 1 to it.
+          this.version = 1;
+          this.ws?.close();
+          break;
+        }
         if (msg.code === 'away') {
           this.banner(tableSentence(msg));
           break;
