@@ -3,10 +3,13 @@
 //! `felt_store::Exclusion`, usage rows), at the server's clock ([`crate::clock`]).
 //!
 //! - A limit caps deposits (play-money top-ups), losses (staked minus returned),
-//!   wagers (staked) or time logged in ([`crate::logged_in`]), per day (24 hours), week (7 days) or month (30
-//!   days). Periods are fixed from when the limit was first set (a decrease keeps the
-//!   period running): each period has a clear reset time to tell the player, and no
-//!   change of the limit can restart the count.
+//!   wagers (staked) or time logged in ([`crate::logged_in`]), per day (24 hours), week
+//!   (7 days) or month (30 days). Periods are fixed from when the limit was first set
+//!   (a decrease keeps the period running): each period has a clear reset time to tell
+//!   the player, and no change of the limit can restart the count.
+//! - A single-wager limit ([`LimitPeriod::Bet`], 58 Pa. Code 814a.2(3)) caps each
+//!   wager the player places: a main bet, a side bet, a double's or a split's stake,
+//!   insurance, each on its own (the wagers of a spot are not added up).
 //! - A new limit or a decrease takes effect at once. An increase or a removal is
 //!   pending for [`COOLING_OFF_MS`], and until the limit's current period ends
 //!   ([`raise_waits_until`]), and then takes effect only when the player confirms it
@@ -59,11 +62,12 @@ pub struct Pending {
 }
 
 impl Slot {
-    /// The span of the current period at `now_ms`: (start, reset), Unix ms.
-    pub fn window(&self, now_ms: i64) -> (i64, i64) {
-        let len = self.period.ms();
+    /// The span of the current period at `now_ms`: (start, reset), Unix ms; `None` for
+    /// a single-wager limit, which sums nothing.
+    pub fn window(&self, now_ms: i64) -> Option<(i64, i64)> {
+        let len = self.period.ms()?;
         let start = self.anchor_ms + (now_ms - self.anchor_ms).max(0).div_euclid(len) * len;
-        (start, start + len)
+        Some((start, start + len))
     }
 }
 
@@ -104,6 +108,7 @@ pub fn slots(changes: &[LimitChange]) -> Vec<Slot> {
         .flat_map(|k| {
             LimitPeriod::ALL
                 .into_iter()
+                .filter(move |p| p.fits(k))
                 .map(move |p| slot(changes, k, p))
         })
         .collect()
@@ -121,10 +126,14 @@ pub enum Ask {
 /// When a raise or removal of `current` asked at `now_ms` may be confirmed: after the
 /// cooling-off (UKGC RTS 12D, GLI-19 A.3.7) and not before the limit's current period
 /// ends (58 Pa. Code 814a.2: "after the time period of the previous limit has
-/// expired"; New Jersey likewise), whichever is later.
+/// expired"; New Jersey likewise), whichever is later (a single-wager limit has no
+/// period: the cooling-off alone).
 pub fn raise_waits_until(current: &Slot, now_ms: i64) -> i64 {
-    let (_, period_ends) = current.window(now_ms);
-    (now_ms + COOLING_OFF_MS).max(period_ends)
+    let cooled = now_ms + COOLING_OFF_MS;
+    match current.window(now_ms) {
+        Some((_, period_ends)) => cooled.max(period_ends),
+        None => cooled,
+    }
 }
 
 /// The change to write for `ask` at `now_ms`, or `None` when nothing changes (the
@@ -173,10 +182,10 @@ pub struct Reached {
     pub period: LimitPeriod,
     /// The limit (cents).
     pub amount: i64,
-    /// What is left of it this period (cents).
+    /// What is left of it this period (cents; a single-wager limit: the limit).
     pub left: i64,
-    /// When its period resets (Unix ms).
-    pub resets_ms: i64,
+    /// When its period resets (Unix ms); `None` for a single-wager limit.
+    pub resets_ms: Option<i64>,
 }
 
 impl Reached {
@@ -192,8 +201,17 @@ impl Reached {
             LimitPeriod::Day => "24-hour",
             LimitPeriod::Week => "7-day",
             LimitPeriod::Month => "30-day",
+            LimitPeriod::Bet => {
+                return format!(
+                    "this wager is more than your single-wager limit of {}: each wager \
+                     (a bet, a side bet, a double, a split, insurance) may be at most that",
+                    Money::cents(self.amount)
+                )
+            }
         };
-        let resets = crate::accounts::iso(self.resets_ms);
+        let resets = self
+            .resets_ms
+            .map_or_else(String::new, crate::accounts::iso);
         if self.kind == LimitKind::Session {
             return format!(
                 "you have reached your {period} {what} limit of {} minutes: play ends at \
@@ -240,15 +258,35 @@ pub fn used(
     })
 }
 
-/// Whether `extra` more of `kinds` (counted with `in_play`, what is not yet in the
-/// usage rows: the stakes of the round in play) passes a limit of `player`'s at
-/// `now_ms`, sessions living `life`; the tightest limit passed, if any.
+/// What is asked of the limits: `extra` more in all, its largest single wager
+/// `single` (cents, or seconds for time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Asked {
+    /// The sum asked for.
+    pub extra: i64,
+    /// The largest single wager in it (checked against a single-wager limit).
+    pub single: i64,
+}
+
+impl Asked {
+    /// One amount, which is its own largest wager.
+    pub fn one(amount: i64) -> Asked {
+        Asked {
+            extra: amount,
+            single: amount,
+        }
+    }
+}
+
+/// Whether `asked` of `kinds` (counted with `in_play`, what is not yet in the usage
+/// rows: the stakes of the round in play) passes a limit of `player`'s at `now_ms`,
+/// sessions living `life`; the tightest limit passed, if any.
 pub fn check(
     store: &dyn Store,
     player: &str,
     kinds: &[LimitKind],
     in_play: UsageTotals,
-    extra: i64,
+    asked: Asked,
     life: Life,
     now_ms: i64,
 ) -> felt_store::Result<Option<Reached>> {
@@ -258,8 +296,13 @@ pub fn check(
         let Some(amount) = s.amount.filter(|_| kinds.contains(&s.kind)) else {
             continue;
         };
-        let (start, resets_ms) = s.window(now_ms);
-        let used = used(store, player, s.kind, start, in_play, life, now_ms)?;
+        let (used, extra, resets_ms) = match s.window(now_ms) {
+            Some((start, resets)) => {
+                let used = used(store, player, s.kind, start, in_play, life, now_ms)?;
+                (used, asked.extra, Some(resets))
+            }
+            None => (0, asked.single, None),
+        };
         let left = amount.saturating_sub(used);
         if extra > left && tightest.is_none_or(|t| left < t.left) {
             tightest = Some(Reached {
@@ -307,15 +350,16 @@ pub fn exclusion_sentence(e: &Exclusion) -> String {
 pub type Refusal = (Code, String);
 
 /// Whether `player` may stake `extra` more at `now_ms` (`None`: a split, which stakes
-/// what the player's largest single stake of the round was), `round` being the round
-/// in play (its stakes are not in the usage rows yet): not while a break or exclusion
-/// holds, nor past a loss or wager limit. A books failure refuses too (a limit that
-/// cannot be checked is not passed).
+/// what the player's largest single stake of the round was), its largest single wager
+/// `single` (`None`: all of `extra` is one wager), `round` being the round in play
+/// (its stakes are not in the usage rows yet): not while a break or exclusion holds,
+/// nor past a loss, wager or single-wager limit. A books failure refuses too (a limit
+/// that cannot be checked is not passed).
 pub fn may_stake(
     store: &dyn Store,
     player: &str,
     round: RoundId,
-    extra: Option<Money>,
+    (extra, single): (Option<Money>, Option<Money>),
     life: Life,
     now_ms: i64,
 ) -> Result<(), Refusal> {
@@ -344,8 +388,11 @@ pub fn may_stake(
             .unwrap_or(Money::ZERO)
     });
     let kinds = [LimitKind::Loss, LimitKind::Wager];
-    let extra = extra.as_cents();
-    match check(store, player, &kinds, in_play, extra, life, now_ms).map_err(failed)? {
+    let asked = Asked {
+        extra: extra.as_cents(),
+        single: single.unwrap_or(extra).as_cents(),
+    };
+    match check(store, player, &kinds, in_play, asked, life, now_ms).map_err(failed)? {
         Some(r) => Err((Code::LimitReached, r.sentence())),
         None => Ok(()),
     }
@@ -361,7 +408,7 @@ pub fn time_is_up(
 ) -> Option<String> {
     let none = UsageTotals::default();
     let session = [LimitKind::Session];
-    match books.read(|s| check(s, player, &session, none, 1, life, now_ms)) {
+    match books.read(|s| check(s, player, &session, none, Asked::one(1), life, now_ms)) {
         Ok(r) => r.map(|r| r.sentence()),
         Err(e) => {
             tracing::error!(%player, error = %e, "the session-time limits could not be read");
@@ -427,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_raise_of_a_weekly_or_monthly_limit_waits_for_its_period_to_end() {
-        let day = LimitPeriod::Day.ms();
+        let day = LimitPeriod::Day.ms().unwrap();
         for period in [LimitPeriod::Week, LimitPeriod::Month] {
             let rows = vec![LimitChange {
                 period,
@@ -436,11 +483,12 @@ mod tests {
             let s = slot(&rows, LimitKind::Loss, period);
             // Asked on the second day: due when the period ends, not a day later.
             let up = plan("p", &s, Ask::Set(200), day + 5).unwrap();
-            assert_eq!(up.effective_ms, period.ms(), "{period:?}");
+            let len = period.ms().unwrap();
+            assert_eq!(up.effective_ms, len, "{period:?}");
             let remove = plan("p", &s, Ask::Remove, day + 5).unwrap();
-            assert_eq!(remove.effective_ms, period.ms(), "{period:?}");
+            assert_eq!(remove.effective_ms, len, "{period:?}");
             // Asked within the period's last day: the 24 hours are longer.
-            let late = period.ms() - 10;
+            let late = len - 10;
             let up = plan("p", &s, Ask::Set(200), late).unwrap();
             assert_eq!(up.effective_ms, late + COOLING_OFF_MS, "{period:?}");
         }
@@ -453,8 +501,45 @@ mod tests {
             change(Some(50), 9_000, 9_000),
         ];
         let s = slot(&rows, LimitKind::Loss, LimitPeriod::Day);
-        let day = LimitPeriod::Day.ms();
-        assert_eq!(s.window(1_000 + day + 5), (1_000 + day, 1_000 + 2 * day));
-        assert_eq!(s.window(1_000), (1_000, 1_000 + day));
+        let day = LimitPeriod::Day.ms().unwrap();
+        assert_eq!(
+            s.window(1_000 + day + 5),
+            Some((1_000 + day, 1_000 + 2 * day))
+        );
+        assert_eq!(s.window(1_000), Some((1_000, 1_000 + day)));
+    }
+
+    #[test]
+    fn a_single_wager_limit_has_no_period_and_its_raise_waits_the_cooling_off_alone() {
+        let rows = vec![LimitChange {
+            kind: LimitKind::Wager,
+            period: LimitPeriod::Bet,
+            ..change(Some(25_00), 1_000, 1_000)
+        }];
+        let s = slot(&rows, LimitKind::Wager, LimitPeriod::Bet);
+        assert_eq!((s.amount, s.window(5_000)), (Some(25_00), None));
+        let up = plan("p", &s, Ask::Set(50_00), 7_000).unwrap();
+        assert_eq!(up.effective_ms, 7_000 + COOLING_OFF_MS);
+        let down = plan("p", &s, Ask::Set(10_00), 7_000).unwrap();
+        assert_eq!(down.effective_ms, 7_000);
+        // Only a wager limit has a single-wager form.
+        let kinds: Vec<_> = slots(&rows)
+            .iter()
+            .filter(|s| s.period == LimitPeriod::Bet)
+            .map(|s| s.kind)
+            .collect();
+        assert_eq!(kinds, [LimitKind::Wager]);
+        let r = Reached {
+            kind: LimitKind::Wager,
+            period: LimitPeriod::Bet,
+            amount: 25_00,
+            left: 25_00,
+            resets_ms: None,
+        };
+        assert!(
+            r.sentence().contains("single-wager limit of 25.00"),
+            "{}",
+            r.sentence()
+        );
     }
 }

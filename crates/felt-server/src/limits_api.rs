@@ -27,9 +27,10 @@ pub struct LimitLine {
     pub amount: Option<Money>,
     /// A time limit in effect, in minutes.
     pub minutes: Option<i64>,
-    /// Used this period: money, or minutes for time.
-    pub used: String,
-    /// When this period resets (RFC 3339 UTC), for a limit in effect.
+    /// Used this period: money, or minutes for time; `null` for a single-wager limit
+    /// (period `bet`), which sums nothing.
+    pub used: Option<String>,
+    /// When this period resets (RFC 3339 UTC), for a limit in effect with a period.
     pub resets_at: Option<String>,
     /// An increase or removal waiting: `{"amount" | "minutes" | "remove", "effective_at",
     /// "confirmable"}`.
@@ -133,6 +134,12 @@ impl LimitAsk {
     /// What is asked, in the books' units (cents, or seconds for time).
     pub(crate) fn ask(&self) -> Result<Ask, ApiError> {
         let what = format!("the {} {} limit", self.period.as_str(), self.kind.as_str());
+        if !self.period.fits(self.kind) {
+            return Err(bad(format!(
+                "{what} does not exist: period `bet` (each single wager) is for the wager \
+                 limit only"
+            )));
+        }
         match (self.kind, self.amount, self.minutes, self.remove) {
             (_, None, None, true) => Ok(Ask::Remove),
             (LimitKind::Session, None, Some(m), false) if m >= 1 => Ok(Ask::Set(i64::from(m) * 60)),
@@ -156,12 +163,17 @@ fn line(
     (life, now_ms): (Life, i64),
 ) -> felt_store::Result<LimitLine> {
     let time = s.kind == LimitKind::Session;
-    let (start, resets) = s.window(now_ms);
     let none = felt_store::UsageTotals::default();
-    let used = limits::used(store, player, s.kind, start, none, life, now_ms)?;
-    let used = match s.kind {
-        LimitKind::Session => (used / 60).to_string(),
-        _ => Money::cents(used).to_string(),
+    let window = s.window(now_ms);
+    let used = match window {
+        Some((start, _)) => {
+            let used = limits::used(store, player, s.kind, start, none, life, now_ms)?;
+            Some(match s.kind {
+                LimitKind::Session => (used / 60).to_string(),
+                _ => Money::cents(used).to_string(),
+            })
+        }
+        None => None,
     };
     let pending = s.pending.map(
         |Pending {
@@ -181,7 +193,7 @@ fn line(
         amount: s.amount.filter(|_| !time).map(Money::cents),
         minutes: s.amount.filter(|_| time).map(|a| a / 60),
         used,
-        resets_at: s.amount.map(|_| iso(resets)),
+        resets_at: s.amount.and(window).map(|(_, resets)| iso(resets)),
         pending,
     })
 }

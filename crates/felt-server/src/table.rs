@@ -841,14 +841,22 @@ impl Actor {
         self.unseat_now(player)
     }
 
-    /// Whether `player` may stake `extra` more now ([`crate::limits::may_stake`]); if
-    /// not, the refusal is sent.
-    fn may_stake(&mut self, conn: u64, player: &str, extra: Option<Money>, id: &str) -> bool {
+    /// Whether `player` may stake `extra` more now, its largest single wager `single`
+    /// (`None`: `extra` is one wager) ([`crate::limits::may_stake`]); if not, the
+    /// refusal is sent.
+    fn may_stake(
+        &mut self,
+        conn: u64,
+        player: &str,
+        (extra, single): (Option<Money>, Option<Money>),
+        id: &str,
+    ) -> bool {
         let round = self.round_id();
         let now = self.clock.now_ms();
+        let asked = (extra, single);
         let verdict = self
             .books
-            .read(|s| crate::limits::may_stake(s, player, round, extra, self.life, now));
+            .read(|s| crate::limits::may_stake(s, player, round, asked, self.life, now));
         match verdict {
             Ok(()) => true,
             Err((code, m)) => {
@@ -1400,11 +1408,13 @@ impl Actor {
                 });
             }
         }
-        let staked = actions.iter().fold(Money::ZERO, |t, a| match a {
-            Action::Bet { amount, .. } | Action::SideBet { amount, .. } => t + *amount,
-            _ => t,
+        let wagers = actions.iter().filter_map(|a| match a {
+            Action::Bet { amount, .. } | Action::SideBet { amount, .. } => Some(*amount),
+            _ => None,
         });
-        if !self.may_stake(conn, player, Some(staked), id) {
+        let staked = wagers.clone().fold(Money::ZERO, |t, a| t + a);
+        let largest = wagers.max().unwrap_or(Money::ZERO);
+        if !self.may_stake(conn, player, (Some(staked), Some(largest)), id) {
             return Ok(());
         }
         if self.wallet.is_some() {
@@ -1573,7 +1583,7 @@ impl Actor {
             Decision::Split => Some(None),
             _ => None,
         };
-        if more.is_some_and(|extra| !self.may_stake(conn, player, extra, id)) {
+        if more.is_some_and(|extra| !self.may_stake(conn, player, (extra, None), id)) {
             return Ok(());
         }
         let action = Action::Play {
@@ -1651,7 +1661,7 @@ impl Actor {
         }
         if let Decision::Insure(a) = decision {
             let player = self.conns.get(&conn).map(|c| c.player.clone());
-            if player.is_some_and(|p| !self.may_stake(conn, &p, Some(a), id)) {
+            if player.is_some_and(|p| !self.may_stake(conn, &p, (Some(a), None), id)) {
                 return Ok(());
             }
         }

@@ -6,6 +6,7 @@
 //! across restarts and servers.
 
 use crate::app::{store_error, who, ApiError, Shared};
+use crate::limits::Asked;
 use crate::table::ToTable;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -228,7 +229,9 @@ pub(crate) async fn top_up(
             let deposit = [felt_store::LimitKind::Deposit];
             let none = felt_store::UsageTotals::default();
             let amount = rule.amount.as_cents();
-            if let Some(r) = crate::limits::check(st, &player, &deposit, none, amount, life, now)? {
+            if let Some(r) =
+                crate::limits::check(st, &player, &deposit, none, Asked::one(amount), life, now)?
+            {
                 return Ok(Err(Refusal::Limit(r)));
             }
             let m = Movement::new(

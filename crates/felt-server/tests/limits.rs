@@ -263,6 +263,109 @@ async fn a_wager_limit_refuses_a_bet_and_a_double_naming_the_limit_and_when_it_r
     server.stop().await;
 }
 
+/// A single-wager limit (58 Pa. Code 814a.2(3)) caps each wager on its own: a bet
+/// above it is refused with a sentence naming it, two spots below it are two wagers
+/// (not added up), and a decrease applies at once to a double in the round in play.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_wager_limit_caps_each_wager_on_its_own_and_a_decrease_stops_a_double() {
+    let server = start().await;
+    let url = server.url.clone();
+    let op = operator(&server, "olga").await;
+    let (cookie, mut c) = seated(&url, "pat").await;
+    let single = |amount: &str| json!([{"kind": "wager", "period": "bet", "amount": amount}]);
+    let (status, page) = put_limits(&url, &cookie, single("25.00")).await;
+    assert_eq!(status, 200, "{page}");
+    let l = limit(&page, "wager", "bet");
+    assert_eq!(l["amount"], "25.00", "{page}");
+    assert_eq!(
+        (&l["used"], &l["resets_at"]),
+        (&Value::Null, &Value::Null),
+        "a single-wager limit sums nothing and never resets: {page}"
+    );
+    // Only the wager limit has a single-wager form.
+    let (status, page) = put_limits(
+        &url,
+        &cookie,
+        json!([{"kind": "loss", "period": "bet", "amount": "5.00"}]),
+    )
+    .await;
+    refused((status, &page), 400, "bad-request");
+    assert!(
+        page["message"]
+            .as_str()
+            .unwrap()
+            .contains("wager limit only"),
+        "{page}"
+    );
+
+    let refused_bet = bet(&mut c, "30.00").await.unwrap_err();
+    assert_eq!(refused_bet["code"], "limit-reached", "{refused_bet}");
+    let m = refused_bet["message"].as_str().unwrap();
+    assert!(m.contains("single-wager limit of 25.00"), "{m}");
+    // Two spots of 20.00 each: two wagers, each within the limit.
+    c.send(r#"{"type":"sync"}"#).await;
+    let v = c
+        .until(5, |v| v["type"] == "view" && v["you"]["may_bet"] == true)
+        .await;
+    let round = v["round_id"].as_i64().unwrap();
+    c.send(&format!(
+        r#"{{"type":"bet","round":{round},"id":"two","spots":[{{"spot":1,"main":"20.00"}},{{"spot":2,"main":"20.00"}}]}}"#
+    ))
+    .await;
+    let v = c
+        .until(5, |v| {
+            v["type"] == "error"
+                || (v["type"] == "view"
+                    && v["round_id"] == round
+                    && v["round"]["phase"] != "betting")
+        })
+        .await;
+    assert_eq!(v["type"], "view", "two wagers of 20.00 are taken: {v}");
+    // Both hands stand (a stand out of turn is refused and changes nothing).
+    let mut over = false;
+    for i in 0..40 {
+        for spot in [1, 2] {
+            c.send(&format!(
+                r#"{{"type":"act","round":{round},"spot":{spot},"hand":1,"decision":"stand","id":"st{i}-{spot}"}}"#
+            ))
+            .await;
+        }
+        while let Some(v) = c.next(1).await {
+            if v["type"] == "view" && v["round_id"] == round && v["in_play"] == false {
+                over = true;
+            }
+        }
+        if over {
+            break;
+        }
+    }
+    assert!(over, "the two-spot round ends");
+
+    // Eleven against a seven; the limit lowered to 10.00 in the round: no double.
+    stack(&url, &op, &["5c", "7d", "6h", "8s", "Ts", "9c", "9d"]).await;
+    let v = bet(&mut c, "20.00").await.unwrap();
+    let round = v["round_id"].as_i64().unwrap();
+    let (status, page) = put_limits(&url, &cookie, single("10.00")).await;
+    assert_eq!(
+        (status, &limit(&page, "wager", "bet")["amount"]),
+        (200, &json!("10.00")),
+        "a decrease applies at once: {page}"
+    );
+    act(&mut c, round, "double", "d1").await;
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], "limit-reached", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("single-wager limit of 10.00"),
+        "{e}"
+    );
+    act(&mut c, round, "stand", "s1").await;
+    c.until(5, |v| v["in_play"] == false).await;
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lowest_limit_wins_across_periods_and_a_loss_limit_counts_what_is_at_risk() {
     let server = start().await;

@@ -12,7 +12,10 @@ import { openPanel } from './panels.js';
 import { endedBy } from './reality.js';
 
 const KINDS = { deposit: 'Deposits', loss: 'Losses', wager: 'Wagers', session: 'Time logged in' };
-const PERIODS = { day: '24 hours', week: '7 days', month: '30 days' };
+const PERIODS = { day: '24 hours', week: '7 days', month: '30 days', bet: 'each wager' };
+
+/** A limit's name: "Wagers, 7 days", or "Each single wager" (a wager limit per bet). */
+const limitName = (kind, period) => (period === 'bet' ? 'Each single wager' : `${KINDS[kind]}, ${PERIODS[period]}`);
 const BREAKS = [[24, '24 hours'], [72, '3 days'], [168, '1 week'], [720, '1 month'], [1008, '6 weeks']];
 const EXCLUSIONS = [[183 * 24, '6 months'], [365 * 24, '1 year'], [1826 * 24, '5 years'], [0, 'for good']];
 
@@ -73,9 +76,10 @@ function draw(page, said) {
     : null;
   const rows = page.limits.map((l) =>
     h('tr', { dataset: { kind: l.kind, period: l.period } },
-      h('th', { scope: 'row' }, `${KINDS[l.kind]}, ${PERIODS[l.period]}`),
+      h('th', { scope: 'row' }, limitName(l.kind, l.period)),
       h('td', { 'data-label': 'Amount' }, l.amount === null && l.minutes === null ? 'none' : amountText(l)),
-      h('td', { 'data-label': 'Used this period' }, l.kind === 'session' ? `${l.used} minutes` : show(l.used)),
+      // A single-wager limit sums nothing (its used is null) and never resets.
+      h('td', { 'data-label': 'Used this period' }, l.used === null ? 'n/a' : l.kind === 'session' ? `${l.used} minutes` : show(l.used)),
       h('td', { 'data-label': 'Resets' }, l.resets_at ? when(l.resets_at) : ''),
       h('td', { class: 'limits-pending', 'data-label': 'Pending' }, pendingText(l),
         l.pending?.confirmable
@@ -91,6 +95,14 @@ function draw(page, said) {
           : null)));
   const kind = h('select', { id: 'limit-kind' }, Object.entries(KINDS).map(([k, t]) => h('option', { value: k }, t)));
   const period = h('select', { id: 'limit-period' }, Object.entries(PERIODS).map(([k, t]) => h('option', { value: k }, t)));
+  // Only the wager limit has a single-wager form.
+  const fit = () => {
+    const single = period.querySelector('option[value="bet"]');
+    single.disabled = kind.value !== 'wager';
+    if (single.disabled && period.value === 'bet') period.value = 'day';
+  };
+  kind.addEventListener('change', fit);
+  fit();
   const amount = h('input', { id: 'limit-amount', inputmode: 'decimal', placeholder: '50.00', size: 8 });
   const ask = (remove) => {
     const l = { kind: kind.value, period: period.value };
@@ -106,7 +118,7 @@ function draw(page, said) {
     h('button', { type: 'submit', class: 'btn primary', id: 'limit-set' }, 'Set'),
     h('button', { type: 'button', class: 'btn', id: 'limit-remove', onclick: () => ask(true) }, 'Remove'));
   const history = page.history.slice().reverse().map((c) =>
-    h('li', {}, `${when(c.requested_at)}: ${KINDS[c.kind]}, ${PERIODS[c.period]}: `,
+    h('li', {}, `${when(c.requested_at)}: ${limitName(c.kind, c.period)}: `,
       c.amount === null ? 'removed' : c.kind === 'session' ? `${c.amount / 60} minutes` : show((c.amount / 100).toFixed(2)),
       c.effective_at !== c.requested_at ? ` (from ${when(c.effective_at)})` : ''));
   openPanel('Limits',

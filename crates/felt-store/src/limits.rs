@@ -46,7 +46,7 @@ impl LimitKind {
     }
 }
 
-/// The period a limit counts over.
+/// The period a limit counts over, or [`LimitPeriod::Bet`]: each single wager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LimitPeriod {
@@ -56,11 +56,18 @@ pub enum LimitPeriod {
     Week,
     /// A month, counted as 30 days.
     Month,
+    /// Each single wager (a wager limit only): nothing is summed, no period resets.
+    Bet,
 }
 
 impl LimitPeriod {
-    /// Every period, shortest first.
-    pub const ALL: [LimitPeriod; 3] = [LimitPeriod::Day, LimitPeriod::Week, LimitPeriod::Month];
+    /// Every period: the summing ones, shortest first, then the single wager.
+    pub const ALL: [LimitPeriod; 4] = [
+        LimitPeriod::Day,
+        LimitPeriod::Week,
+        LimitPeriod::Month,
+        LimitPeriod::Bet,
+    ];
 
     /// The period as the books write it.
     pub fn as_str(self) -> &'static str {
@@ -68,6 +75,7 @@ impl LimitPeriod {
             LimitPeriod::Day => "day",
             LimitPeriod::Week => "week",
             LimitPeriod::Month => "month",
+            LimitPeriod::Bet => "bet",
         }
     }
 
@@ -76,14 +84,21 @@ impl LimitPeriod {
         LimitPeriod::ALL.into_iter().find(|p| p.as_str() == s)
     }
 
-    /// Its length in milliseconds.
-    pub fn ms(self) -> i64 {
+    /// Its length in milliseconds; `None` for [`LimitPeriod::Bet`], which sums nothing.
+    pub fn ms(self) -> Option<i64> {
         const DAY: i64 = 24 * 3_600_000;
         match self {
-            LimitPeriod::Day => DAY,
-            LimitPeriod::Week => 7 * DAY,
-            LimitPeriod::Month => 30 * DAY,
+            LimitPeriod::Day => Some(DAY),
+            LimitPeriod::Week => Some(7 * DAY),
+            LimitPeriod::Month => Some(30 * DAY),
+            LimitPeriod::Bet => None,
         }
+    }
+
+    /// Whether a limit of `kind` may have this period (a single-wager limit caps
+    /// wagers only).
+    pub fn fits(self, kind: LimitKind) -> bool {
+        self != LimitPeriod::Bet || kind == LimitKind::Wager
     }
 }
 
@@ -266,9 +281,18 @@ pub(crate) fn add_total(
 }
 
 /// A limit change with its player's canonical name, checked: a known amount is at
-/// least zero and it takes effect no earlier than it was asked for.
+/// least zero, it takes effect no earlier than it was asked for, and its period fits
+/// its kind ([`LimitPeriod::fits`]).
 pub(crate) fn checked_change(c: &LimitChange) -> crate::Result<LimitChange> {
     let player = crate::name::normalize_cow("player", &c.player)?.into_owned();
+    if !c.period.fits(c.kind) {
+        return Err(crate::StoreError::InvalidInput(format!(
+            "a {} limit has no period `{}`: a limit on each single wager is a wager \
+             limit's only",
+            c.kind.as_str(),
+            c.period.as_str()
+        )));
+    }
     if c.amount.is_some_and(|a| a < 0) || c.effective_ms < c.requested_ms {
         return Err(crate::StoreError::InvalidInput(format!(
             "a limit change needs an amount of at least zero and an effective time no \

@@ -70,10 +70,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "each player's reality-check schedule, shared by the servers",
         sql: V9,
     },
+    Migration {
+        version: 10,
+        name: "a limit on each single wager (period 'bet', wager limits only)",
+        sql: V10,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 9;
+pub const LATEST: i64 = 10;
 
 /// The comment on `schema_migrations` that marks a database as felt's.
 pub const MARK: &str = "felt books: schema migrations";
@@ -627,4 +632,14 @@ CREATE TABLE reality_checks (
     interval_mins BIGINT NOT NULL CHECK (interval_mins >= 1),
     anchor_ms     BIGINT NOT NULL
 );
+"#;
+
+const V10: &str = r#"
+-- A wager limit may cap each single wager (period 'bet') as well as the wagers of a
+-- day, a week or a month.
+ALTER TABLE player_limits DROP CONSTRAINT player_limits_period_check;
+ALTER TABLE player_limits ADD CONSTRAINT player_limits_period_check
+    CHECK (period IN ('day', 'week', 'month', 'bet'));
+ALTER TABLE player_limits ADD CONSTRAINT player_limits_bet_is_a_wager_check
+    CHECK (period <> 'bet' OR kind = 'wager');
 "#;

@@ -66,10 +66,15 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "each player's reality-check schedule, shared by the servers",
         sql: V9,
     },
+    Migration {
+        version: 10,
+        name: "a limit on each single wager (period 'bet', wager limits only)",
+        sql: V10,
+    },
 ];
 
 /// The newest schema version this build knows.
-pub const LATEST: i64 = 9;
+pub const LATEST: i64 = 10;
 
 const V1: &str = r#"
 CREATE TABLE schema_migrations (
@@ -420,4 +425,30 @@ CREATE TABLE reality_checks (
     interval_mins INTEGER NOT NULL CHECK (interval_mins >= 1),
     anchor_ms     INTEGER NOT NULL
 );
+"#;
+
+const V10: &str = r#"
+-- A wager limit may cap each single wager (period 'bet') as well as the wagers of a
+-- day, a week or a month. SQLite cannot change a CHECK: the table is rebuilt, its
+-- rows copied as they are (DROP TABLE fires no trigger), its index and triggers
+-- made again.
+CREATE TABLE player_limits_v10 (
+    seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+    player       TEXT NOT NULL,
+    kind         TEXT NOT NULL CHECK (kind IN ('deposit', 'loss', 'wager', 'session')),
+    period       TEXT NOT NULL CHECK (period IN ('day', 'week', 'month', 'bet')),
+    amount       INTEGER CHECK (amount IS NULL OR amount >= 0),
+    requested_ms INTEGER NOT NULL,
+    effective_ms INTEGER NOT NULL CHECK (effective_ms >= requested_ms),
+    CHECK (period <> 'bet' OR kind = 'wager')
+);
+INSERT INTO player_limits_v10 (seq, player, kind, period, amount, requested_ms, effective_ms)
+    SELECT seq, player, kind, period, amount, requested_ms, effective_ms FROM player_limits;
+DROP TABLE player_limits;
+ALTER TABLE player_limits_v10 RENAME TO player_limits;
+CREATE INDEX player_limits_player ON player_limits (player, seq);
+CREATE TRIGGER player_limits_no_update BEFORE UPDATE ON player_limits
+BEGIN SELECT RAISE(ABORT, 'felt: limit changes are append-only'); END;
+CREATE TRIGGER player_limits_no_delete BEFORE DELETE ON player_limits
+BEGIN SELECT RAISE(ABORT, 'felt: limit changes are append-only'); END;
 "#;

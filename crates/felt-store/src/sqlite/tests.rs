@@ -371,3 +371,76 @@ fn the_audit_log_and_the_protection_tables_are_append_only() {
         );
     }
 }
+
+/// Migration 10 rebuilds `player_limits` (a CHECK cannot change in SQLite): a file at
+/// schema 9 keeps its limit changes, their numbers and the table's append-only
+/// triggers, and takes a single-wager limit (period `bet`) for wagers only.
+#[test]
+fn migration_10_keeps_the_limit_history_and_its_triggers_and_takes_single_wager_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("felt.db");
+    {
+        let mut c = rusqlite::Connection::open(&path).unwrap();
+        let tx = c.transaction().unwrap();
+        for m in schema::MIGRATIONS.iter().filter(|m| m.version <= 9) {
+            tx.execute_batch(m.sql).unwrap();
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name) VALUES (?1, ?2)",
+                rusqlite::params![m.version, m.name],
+            )
+            .unwrap();
+            tx.pragma_update(None, "user_version", m.version).unwrap();
+        }
+        tx.pragma_update(None, "application_id", schema::APP_ID)
+            .unwrap();
+        tx.execute(
+            "INSERT INTO player_limits (player, kind, period, amount, requested_ms, \
+             effective_ms) VALUES ('ann', 'loss', 'week', 500, 1, 1), \
+             ('ann', 'loss', 'week', NULL, 2, 86400002)",
+            [],
+        )
+        .unwrap();
+        let refused = tx.execute(
+            "INSERT INTO player_limits (player, kind, period, amount, requested_ms, \
+             effective_ms) VALUES ('ann', 'wager', 'bet', 500, 3, 3)",
+            [],
+        );
+        assert!(refused.is_err(), "schema 9 has no single-wager limit");
+        tx.commit().unwrap();
+    }
+    let mut s = SqliteStore::open(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), 10);
+    let kept = s.limit_changes("ann").unwrap();
+    let rows: Vec<_> = kept
+        .iter()
+        .map(|c| (c.seq, c.amount, c.effective_ms))
+        .collect();
+    assert_eq!(rows, [(1, Some(500), 1), (2, None, 86_400_002)]);
+    let single = crate::LimitChange {
+        seq: 0,
+        player: "ann".into(),
+        kind: crate::LimitKind::Wager,
+        period: crate::LimitPeriod::Bet,
+        amount: Some(25_00),
+        requested_ms: 3,
+        effective_ms: 3,
+    };
+    assert_eq!(s.append_limit_change(&single).unwrap(), 3);
+    let loss_per_bet = crate::LimitChange {
+        kind: crate::LimitKind::Loss,
+        ..single.clone()
+    };
+    let e = s.append_limit_change(&loss_per_bet).unwrap_err();
+    assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    let c = s.conn();
+    for sql in [
+        "UPDATE player_limits SET amount = 0",
+        "DELETE FROM player_limits",
+    ] {
+        let e = c.execute(sql, []);
+        assert!(
+            matches!(&e, Err(rusqlite::Error::SqliteFailure(_, Some(m))) if m.starts_with("felt: ")),
+            "{sql}: {e:?}"
+        );
+    }
+}

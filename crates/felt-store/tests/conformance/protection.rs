@@ -99,6 +99,25 @@ pub fn limit_changes_are_kept_in_order_and_bad_ones_refused(s: &mut Books) {
     }
     assert!(s.append_limit_change(&change("", Some(1), 10, 10)).is_err());
     assert_eq!(s.limit_changes("alice").unwrap().len(), 2);
+    // A single-wager limit (period `bet`) is a wager limit's only.
+    let single = LimitChange {
+        kind: LimitKind::Wager,
+        period: LimitPeriod::Bet,
+        ..change("alice", Some(25_00), 40, 40)
+    };
+    s.append_limit_change(&single).unwrap();
+    let e = s
+        .append_limit_change(&LimitChange {
+            kind: LimitKind::Session,
+            ..single.clone()
+        })
+        .unwrap_err();
+    assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
+    let got = s.limit_changes("alice").unwrap();
+    assert_eq!(
+        got.iter().map(|c| c.period).collect::<Vec<_>>(),
+        [LimitPeriod::Week, LimitPeriod::Week, LimitPeriod::Bet]
+    );
 }
 
 pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
