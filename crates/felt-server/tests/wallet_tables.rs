@@ -790,6 +790,18 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
     let round = round_of(&mut b).await;
     b.send(&bet(round, "b", "10.00", "0.00")).await;
     b.until(5, |v| v["type"] == "pending").await;
+    // The debit has reached the operator's books (felt stopping then cannot stop it).
+    for _ in 0..800 {
+        if op.wallet.calls_at_books() > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert_eq!(
+        op.wallet.calls_at_books(),
+        1,
+        "the debit waits at the books"
+    );
     drop((a, b));
     let (dir, db) = server.stop().await;
     release.send(()).unwrap();

@@ -29,6 +29,8 @@ pub struct DemoWallet {
     books: Arc<Mutex<DemoBooks>>,
     secret: Vec<u8>,
     faults: RwLock<Faults>,
+    /// Calls that reached the books and are not answered yet.
+    at_books: std::sync::atomic::AtomicUsize,
 }
 
 impl DemoWallet {
@@ -38,7 +40,15 @@ impl DemoWallet {
             books: Arc::new(Mutex::new(books)),
             secret,
             faults: RwLock::new(faults),
+            at_books: std::sync::atomic::AtomicUsize::new(0),
         }
+    }
+
+    /// How many calls have reached the books and are not answered yet (waiting for the
+    /// books or being applied): once a call is counted here, it is applied even if its
+    /// caller hangs up.
+    pub fn calls_at_books(&self) -> usize {
+        self.at_books.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Sets the faults every call meets from now on.
@@ -141,7 +151,19 @@ async fn call(
     let mut answer = None;
     for _ in 0..deliveries {
         let r = request.clone();
-        match w.with_books(move |b| b.answer(&r, unix_now())).await {
+        let wallet = w.clone();
+        w.at_books.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        // Applied on a blocking thread, which runs to its end whatever the caller does.
+        let applied = w
+            .with_books(move |b| {
+                let a = b.answer(&r, unix_now());
+                wallet
+                    .at_books
+                    .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                a
+            })
+            .await;
+        match applied {
             Ok(a) => answer = Some(a),
             Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
         }
