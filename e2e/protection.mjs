@@ -3,8 +3,8 @@
 // staked and net since log-in, kept over a reload and a change of table, and the same
 // net at the table), the unfinished round's banner (saying it ended once settled), and the
 // reality check interrupting play at the round boundary with its figures, holding it
-// until answered. The server's clock is moved by POST /api/test/clock (an operator's
-// session). Nothing here asserts a time.
+// until answered; the six-monthly prompt to review the limits. The server's clock is
+// moved by POST /api/test/clock (an operator's session). Nothing here asserts a time.
 
 import { URL, player, sit, stack, bet, decide, settled, assert, eq, uniqueName } from './lib.mjs';
 
@@ -169,4 +169,34 @@ export function protection(test, { shot, until }) {
       await p.context.close();
     });
   }
+
+  // Last of the main server's tests: it moves the server's clock on by six months.
+  test('six months after the last review, the lobby asks the player to review their limits; keeping them is written to the books and ends the prompt', async (b) => {
+    const p = await player(b, uniqueName('rev'), { width: 390, height: 664 });
+    const { page } = p;
+    eq(await page.$('#limits-review'), null, 'no prompt for a new account');
+    await advance(182 * 86400 + 60);
+    // The session has timed out: log in again.
+    await page.reload();
+    await page.waitForSelector('#login');
+    await page.fill('#name', p.name);
+    await page.fill('#password', `${p.name}-secret`);
+    await page.click('#login');
+    await page.waitForSelector('#limits-review');
+    const asked = await page.textContent('#limits-review');
+    assert(asked.includes('You last reviewed your limits on') && asked.includes('still right for you'), `the prompt: ${asked}`);
+    await shot(page, 'limits-review-phone');
+    await page.click('#review-keep');
+    await page.waitForSelector('#limits-review', { state: 'detached' });
+    await until(page, () => /kept as they are/.test(document.getElementById('notice')?.textContent || ''), null, 'the answer');
+    const log = await (await fetch(`${URL}/api/operator/audit?subject=${encodeURIComponent(p.name)}`, { headers: { cookie: await operatorCookie() } })).json();
+    eq(log.entries.filter((e) => e.action === 'review-limits' && e.actor === p.name).length, 1, 'the review is in the audit log');
+    // The lobby again: no prompt.
+    await page.goto(`${URL}/#/lobby`);
+    await page.reload();
+    await page.waitForSelector('#tables article');
+    eq(await page.$('#limits-review'), null, 'answered: no prompt');
+    eq(p.errors, [], 'no script error');
+    await p.context.close();
+  });
 }

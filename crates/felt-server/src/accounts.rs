@@ -315,21 +315,23 @@ pub(crate) async fn login(
     let n = name.clone();
     let now = s.now_ms();
     let reality = s.reality().clone();
-    let (previous, blocked) = s
+    let created_ms = login.created_ms;
+    let (previous, blocked, review) = s
         .books()
-        .run(
-            move |st| -> felt_store::Result<(Option<i64>, Option<String>)> {
-                let prev = st.login_succeeded(&n, now)?;
-                st.open_web_session(&token_hash, &n, now)?;
-                let blocked = crate::limits::exclusion(st, &n, now)?;
-                let blocked = blocked.map(|e| crate::limits::exclusion_sentence(&e));
-                let first_round = st.next_round_id()?;
-                reality.logged_in(st, &n, now, first_round)?;
-                Ok((prev, blocked))
-            },
-        )
+        .run(move |st| -> felt_store::Result<_> {
+            let prev = st.login_succeeded(&n, now)?;
+            st.open_web_session(&token_hash, &n, now)?;
+            let blocked = crate::limits::exclusion(st, &n, now)?;
+            let blocked = blocked.map(|e| crate::limits::exclusion_sentence(&e));
+            let first_round = st.next_round_id()?;
+            reality.logged_in(st, &n, now, first_round)?;
+            let review = crate::limits::review_due(st, &n, created_ms, now)?;
+            Ok((prev, blocked, review))
+        })
         .await
         .map_err(|e| store_error(e).into_response())?;
+    // A player's limits are reviewed every six months; staff have none.
+    let review = review.filter(|_| login.role == Role::Player);
     drop(held);
     let unfinished = unfinished_of(&s, &name).await;
     tracing::info!(player = %name, %ip, "logged in");
@@ -341,6 +343,7 @@ pub(crate) async fn login(
             "player": name, "role": login.role, "previous_login": previous.map(iso),
             "help_line": s.settings().protection.help_line, "unfinished": unfinished,
             "blocked": blocked,
+            "limits_review": review.map(|last| json!({ "last_reviewed": iso(last) })),
         }),
     ))
 }

@@ -576,6 +576,7 @@ pub fn router(state: Shared) -> Router {
             get(crate::limits_api::get).put(crate::limits_api::put),
         )
         .route("/api/limits/break", post(crate::limits_api::take_break))
+        .route("/api/limits/review", post(crate::limits_api::review))
         .route("/ws", get(ws))
         .route(
             "/api/test/tables/{name}/shoe",

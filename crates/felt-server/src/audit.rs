@@ -1,4 +1,4 @@
-//! The audit log of operator actions (GLI-19 2.8.8, 2.9.5, A.6.3; issue 26 item 4):
+//! The audit log of operator actions, and of a player's review of their limits (GLI-19 2.8.8, 2.9.5, A.6.3; issue 26 item 4):
 //! who did what to which player or table, and when (the server's clock), written to
 //! the books before the action is carried out, so an action the log lacks did not
 //! happen. `GET /api/operator/audit` lists it (an operator's session).
@@ -25,6 +25,8 @@ pub enum AuditAction {
     UnlockPlayer,
     /// Ended a player's sessions ([`crate::session_end`]).
     EndSessions,
+    /// A player reviewed their limits and kept them ([`crate::limits::review_due`]).
+    ReviewLimits,
 }
 
 impl AuditAction {
@@ -35,6 +37,7 @@ impl AuditAction {
             AuditAction::ExcludePlayer => "exclude-player",
             AuditAction::UnlockPlayer => "unlock-player",
             AuditAction::EndSessions => "end-sessions",
+            AuditAction::ReviewLimits => "review-limits",
         }
     }
 }

@@ -16,7 +16,10 @@
 //!   (UKGC RTS 12D, PA 814a.2): a pending change never applies by itself.
 //! - Every limit that applies is checked: the lowest (the one with the least room)
 //!   wins and is named in the refusal.
+//! - Every six months ([`REVIEW_MS`]) without a change or a review, the player is asked
+//!   at log-in to review their limits ([`review_due`]).
 
+use crate::audit::AuditAction;
 use crate::logged_in::Life;
 use crate::protocol::Code;
 use felt_core::Money;
@@ -35,6 +38,48 @@ pub const BREAK_MS: (i64, i64) = (24 * 3_600_000, 42 * 24 * 3_600_000);
 /// The shortest and longest self-exclusion with an end: 6 months (183 days) to 5 years
 /// (1,826 days); longer is for good.
 pub const SELF_EXCLUSION_MS: (i64, i64) = (183 * 24 * 3_600_000, 1_826 * 24 * 3_600_000);
+
+/// How often a player is asked to review their limits: about six months (182 days).
+pub const REVIEW_MS: i64 = 182 * 24 * 3_600_000;
+
+/// When `player` (an account made at `created_ms`) last reviewed their limits: the
+/// latest of the account's making, their last change of a limit, and their last "keep
+/// them as they are" (`review-limits` in the audit log).
+pub fn last_review(store: &dyn Store, player: &str, created_ms: i64) -> felt_store::Result<i64> {
+    let changed = store
+        .limit_changes(player)?
+        .iter()
+        .map(|c| c.requested_ms)
+        .max();
+    let query = felt_store::AuditQuery {
+        subject: Some(player.to_string()),
+        since_ms: None,
+        limit: crate::audit::AUDIT_PAGE,
+    };
+    let kept = store
+        .audit_entries(&query)?
+        .iter()
+        .filter(|e| e.actor == player && e.action == AuditAction::ReviewLimits.as_str())
+        .map(|e| e.at_ms)
+        .max();
+    Ok([Some(created_ms), changed, kept]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(created_ms))
+}
+
+/// When `player` last reviewed their limits, if that is [`REVIEW_MS`] or more before
+/// `now_ms` (a review is due: the page asks them to look at their limits again).
+pub fn review_due(
+    store: &dyn Store,
+    player: &str,
+    created_ms: i64,
+    now_ms: i64,
+) -> felt_store::Result<Option<i64>> {
+    let last = last_review(store, player, created_ms)?;
+    Ok((now_ms - last >= REVIEW_MS).then_some(last))
+}
 
 /// One limit (a kind over a period) as it stands.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -417,6 +417,25 @@ async fn write_block(s: &Shared, e: Exclusion) -> Result<LimitsPage, ApiError> {
         .map_err(store_error)
 }
 
+/// `POST /api/limits/review`: the player has looked at their limits and keeps them as
+/// they are (the six-monthly review, [`limits::review_due`]), written to the audit log
+/// with who and when; the limits page.
+pub(crate) async fn review(
+    State(s): State<Shared>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let w = who(&s, &headers).await?;
+    let detail = "reviewed their limits and kept them".to_string();
+    crate::audit::record(&s, &w.name, AuditAction::ReviewLimits, &w.name, detail).await?;
+    let (life, now) = (crate::app::life(&s), s.now_ms());
+    let p = s
+        .books()
+        .read_async(move |st| page(st, &w.name, (life, now)))
+        .await
+        .map_err(store_error)?;
+    Ok(Json(p).into_response())
+}
+
 /// `POST /api/limits/break`: the player takes a break (24 hours to 6 weeks) or excludes
 /// themselves (6 months to 5 years, or for good), at once: the round in play finishes,
 /// the seat is left, and no bet is taken until it ends; it cannot be shortened.

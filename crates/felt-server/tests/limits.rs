@@ -836,3 +836,82 @@ async fn insurance_past_a_loss_limit_is_refused_and_the_offer_stays_open() {
     c.until(5, |v| v["in_play"] == false).await;
     server.stop().await;
 }
+
+/// Logs `name` in: the answer's body (and its session cookie).
+async fn login_answer(url: &str, name: &str) -> (Value, String) {
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/login"))
+        .json(&json!({"name": name, "password": format!("{name}-secret")}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let cookie = common::session_cookie(&r);
+    (r.json().await.unwrap(), cookie)
+}
+
+/// Every six months without a change or a review the log-in asks the player to review
+/// their limits (UKGC RTS 12); "keep them" is written to the audit log with who and
+/// when and stops the prompt, and so does a change of a limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_in_six_months_after_the_last_review_asks_for_one_and_keeping_or_changing_answers_it()
+{
+    let server = start().await;
+    let url = server.url.clone();
+    register(&url, "pat").await;
+    let (me, _) = login_answer(&url, "pat").await;
+    assert_eq!(me["limits_review"], Value::Null, "a new account: {me}");
+    let six_months = 182 * 86_400;
+    let op = operator(&server, "olga").await;
+    advance(&url, &op, six_months - 60).await;
+    let (me, _) = login_answer(&url, "pat").await;
+    assert_eq!(me["limits_review"], Value::Null, "a minute early: {me}");
+    let op = common::login(&url, "olga", "olga-secret").await.unwrap();
+    advance(&url, &op, 120).await;
+    let (me, cookie) = login_answer(&url, "pat").await;
+    let last = me["limits_review"]["last_reviewed"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(last.starts_with("20"), "due: {me}");
+    let (status, page) = post(&format!("{url}/api/limits/review"), &cookie, json!({})).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page["limits"].is_array(), "{page}");
+    let op = common::login(&url, "olga", "olga-secret").await.unwrap();
+    let log = get_json(&format!("{url}/api/operator/audit?subject=pat"), &op).await;
+    let kept: Vec<_> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "review-limits" && e["actor"] == "pat")
+        .collect();
+    assert_eq!(kept.len(), 1, "{log}");
+    let (me, _) = login_answer(&url, "pat").await;
+    assert_eq!(me["limits_review"], Value::Null, "just reviewed: {me}");
+
+    // Six months on, a change of a limit is a review too.
+    advance(&url, &op, six_months + 60).await;
+    let (me, cookie) = login_answer(&url, "pat").await;
+    assert!(me["limits_review"].is_object(), "due again: {me}");
+    let (status, _) = put_limits(
+        &url,
+        &cookie,
+        json!([{"kind": "loss", "period": "week", "amount": "100.00"}]),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (me, _) = login_answer(&url, "pat").await;
+    assert_eq!(
+        me["limits_review"],
+        Value::Null,
+        "a change reviews them: {me}"
+    );
+    // Without a session the review is refused and nothing is written.
+    let (status, _) = post(
+        &format!("{url}/api/limits/review"),
+        "felt_session=none",
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}

@@ -145,6 +145,9 @@ function loginPage(main) {
     sessionStorage.removeItem('felt.ended');
     sessionStorage.setItem('felt.previous', r.data.previous_login || '');
     sessionStorage.setItem('felt.welcomed', kind);
+    // Six months since the limits were last looked at: the lobby asks for a review.
+    if (r.data.limits_review) sessionStorage.setItem('felt.review', r.data.limits_review.last_reviewed);
+    else sessionStorage.removeItem('felt.review');
     await loadMe();
     // Back to the page asked for before logging in (a table's link), else the lobby.
     const after = sessionStorage.getItem('felt.after');

@@ -6,6 +6,34 @@ import { httpSentence } from './words.js';
 import { h, fill, notice, when } from './dom.js';
 import { show } from './money.js';
 import { rulesPanel } from './panels.js';
+import { limitsPanel } from './limits.js';
+
+/**
+ * The six-monthly prompt to review the limits (UKGC RTS 12; docs/server.md): shown in
+ * the lobby after a log-in that says a review is due, until the player answers it.
+ * Keeping them is written to the books; a change in the Limits panel is a review too.
+ */
+function reviewPrompt(lastReviewed) {
+  const box = h('section', { class: 'review-box card-box', id: 'limits-review', 'aria-labelledby': 'limits-review-title' });
+  const done = (said) => {
+    sessionStorage.removeItem('felt.review');
+    box.remove();
+    if (said) notice(said);
+  };
+  fill(box,
+    h('h2', { id: 'limits-review-title' }, 'Time to review your limits'),
+    h('p', {}, `You last reviewed your limits on ${when(lastReviewed)}. Please look at them again: are they still right for you?`),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'btn primary', id: 'review-open', onclick: () => { done(''); limitsPanel(); } }, 'Review my limits'),
+      h('button', {
+        type: 'button', class: 'btn', id: 'review-keep', onclick: async () => {
+          const r = await api('POST', '/api/limits/review', {});
+          if (r.ok) done('Your limits are kept as they are. We will ask again in six months.');
+          else notice(httpSentence(r), 'error');
+        },
+      }, 'Keep them as they are')));
+  return box;
+}
 
 export class Lobby {
   constructor(main, app) {
@@ -32,6 +60,7 @@ export class Lobby {
       h('section', { class: 'page lobby' },
         h('h1', {}, 'Tables'),
         this.greet = h('p', { class: 'previous', id: 'previous-login' }, greet),
+        sessionStorage.getItem('felt.review') ? reviewPrompt(sessionStorage.getItem('felt.review')) : null,
         this.list),
     );
     // A newcomer's welcome goes once read.
