@@ -382,7 +382,9 @@ pub trait Store {
     /// Counts `usage` against `player`'s limits at `at_ms` (amounts at least zero).
     fn record_usage(&mut self, player: &str, at_ms: i64, usage: &[(UsageKind, i64)]) -> Result<()>;
 
-    /// The sums of `player`'s usage at or after `since_ms`.
+    /// The sums of `player`'s usage at or after `since_ms`. A `play-ms` row at `t`
+    /// counts the logged-in time up to `t`, so it counts at most `t - since_ms`: a
+    /// session that straddles `since_ms` (a period's start) counts only its time after.
     fn usage_since(&self, player: &str, since_ms: i64) -> Result<UsageTotals>;
 
     /// Appends a break or an exclusion (its `seq` is ignored); returns its number.

@@ -119,7 +119,8 @@ pub(crate) fn count_round(c: &mut Conn, round: RoundId, at_ms: i64) -> R<()> {
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &mut Conn, player: &str, since_ms: i64) -> R<UsageTotals> {
     let rows = c.query(
-        "SELECT kind, SUM(amount)::bigint, MAX(at_ms) FROM limit_usage \
+        "SELECT kind, SUM(CASE WHEN kind = 'play-ms' THEN LEAST(amount, at_ms - $2) \
+         ELSE amount END)::bigint, MAX(at_ms) FROM limit_usage \
          WHERE player = $1 AND at_ms >= $2 \
          GROUP BY kind",
         &[&player, &since_ms],

@@ -123,8 +123,8 @@ pub(crate) fn count_round(c: &Connection, round: RoundId, at_ms: i64) -> R<()> {
 /// A player's usage at or after `since_ms`.
 pub(crate) fn usage(c: &Connection, player: &str, since_ms: i64) -> R<UsageTotals> {
     let mut st = c.prepare_cached(
-        "SELECT kind, SUM(amount), MAX(at_ms) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 \
-         GROUP BY kind",
+        "SELECT kind, SUM(CASE WHEN kind = 'play-ms' THEN MIN(amount, at_ms - ?2) ELSE amount END), \
+         MAX(at_ms) FROM limit_usage WHERE player = ?1 AND at_ms >= ?2 GROUP BY kind",
     )?;
     let rows = st.query_map(params![player, since_ms], |r| {
         Ok((

@@ -127,15 +127,16 @@ pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
         &[(UsageKind::Stake, 10_00), (UsageKind::Return, 4_00)],
     )
     .unwrap();
+    // A minute logged in, counted at 61 s (from 1 s on).
     s.record_usage(
         "alice",
-        2_000,
+        61_000,
         &[(UsageKind::Deposit, 500_00), (UsageKind::PlayMs, 60_000)],
     )
     .unwrap();
-    s.record_usage("alice", 3_000, &[(UsageKind::Stake, 1_00)])
+    s.record_usage("alice", 63_000, &[(UsageKind::Stake, 1_00)])
         .unwrap();
-    s.record_usage("bob", 3_000, &[(UsageKind::Stake, 99_00)])
+    s.record_usage("bob", 63_000, &[(UsageKind::Stake, 99_00)])
         .unwrap();
     assert_eq!(
         s.usage_since("alice", 0).unwrap(),
@@ -144,21 +145,26 @@ pub fn usage_is_summed_from_a_time_on(s: &mut Books) {
             returned: 4_00,
             deposited: 500_00,
             play_ms: 60_000,
-            play_counted_to_ms: Some(2_000),
+            play_counted_to_ms: Some(61_000),
         }
     );
-    assert_eq!(s.usage_since("alice", 2_500).unwrap().staked, 1_00);
+    assert_eq!(s.usage_since("alice", 62_500).unwrap().staked, 1_00);
+    // A period that began at 41 s, in the middle of that minute: its last 20 s count.
+    assert_eq!(s.usage_since("alice", 41_000).unwrap().play_ms, 20_000);
+    s.record_usage("alice", 90_000, &[(UsageKind::PlayMs, 5_000)])
+        .unwrap();
+    assert_eq!(s.usage_since("alice", 41_000).unwrap().play_ms, 25_000);
     assert_eq!(s.usage_since("carol", 0).unwrap(), UsageTotals::default());
     let e = s
         .record_usage(
             "alice",
-            4_000,
+            94_000,
             &[(UsageKind::Stake, 5), (UsageKind::Return, -1)],
         )
         .unwrap_err();
     assert!(matches!(e, StoreError::InvalidInput(_)), "{e}");
     assert_eq!(
-        s.usage_since("alice", 3_500).unwrap(),
+        s.usage_since("alice", 93_500).unwrap(),
         UsageTotals::default()
     );
 }
