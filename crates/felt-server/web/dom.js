@@ -55,3 +55,11 @@ export function when(iso) {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? String(iso) : d.toLocaleString();
 }
+
+/**
+ * A server's sentence with each time in it (RFC 3339 UTC: "until 2026-11-27T10:00:00Z",
+ * "it resets at ...") written in the reader's zone, as the rest of the page writes times.
+ */
+export function localTimes(text) {
+  return String(text ?? '').replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, (iso) => when(iso));
+}

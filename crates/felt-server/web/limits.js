@@ -5,7 +5,7 @@
 // confirmation. The server's sentences are shown as written.
 
 import { api } from './api.js';
-import { h, fill, when, notice } from './dom.js';
+import { h, fill, when, notice, localTimes } from './dom.js';
 import { show } from './money.js';
 import { httpSentence } from './words.js';
 import { openPanel } from './panels.js';
@@ -21,7 +21,7 @@ const EXCLUSIONS = [[183 * 24, '6 months'], [365 * 24, '1 year'], [1826 * 24, '5
 
 /** The server's sentence, as a sentence. */
 function sentence(text) {
-  const t = String(text || '');
+  const t = localTimes(text || '');
   return t ? `${t[0].toUpperCase()}${t.slice(1)}.` : '';
 }
 

@@ -7,7 +7,7 @@
 // the log-in page; and the player's unfinished round after log-in.
 
 import { api } from './api.js';
-import { h, fill } from './dom.js';
+import { h, fill, localTimes } from './dom.js';
 import { show, toCents } from './money.js';
 import { signed } from './results.js';
 import { recallPanel } from './panels.js';
@@ -230,6 +230,7 @@ export function endedBy(text) {
 /** A break or exclusion that holds, said after log-in with when it ends (the player
  * may look at the balance and history; no bet is taken). */
 export function showBlocked(text) {
+  text = localTimes(text);
   ensureBar();
   if (!state.blocked) {
     state.blocked = h('p', { id: 'blocked-banner', class: 'unfinished', role: 'status' });

@@ -4,6 +4,7 @@
 // limit the player set or of their break, which name the limit and when it ends.
 
 import { show } from './money.js';
+import { localTimes } from './dom.js';
 
 const TABLE = {
   'bad-message': 'The page sent something the table did not understand: reload the page and try again.',
@@ -87,7 +88,7 @@ export function tableSentence(err) {
 
 /** The server's own sentence (limits and breaks), capitalised, with its full stop. */
 function serverSentence(message) {
-  const m = String(message || '');
+  const m = localTimes(message || '');
   return m ? `${m[0].toUpperCase()}${m.slice(1)}.` : 'A limit you set stops this.';
 }
 
