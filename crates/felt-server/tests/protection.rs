@@ -324,6 +324,52 @@ async fn failed_log_ins_lock_the_account_until_an_operator_lifts_it_or_the_lock_
     server.stop().await;
 }
 
+/// Staff log in through the same door and the same lock (GLI-19 B.2.3(g), (h)): an
+/// operator's account is locked after the failures, refused with the right password,
+/// and lifted by another operator, written to the audit log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operators_own_account_is_locked_after_failed_log_ins_and_lifted_by_another() {
+    let server = start(Settings::default()).await;
+    let api = Http::new(&server.url);
+    let olga = operator(&server, "olga").await;
+    operator(&server, "stan").await;
+    let after = server.state.settings().lock.after;
+    for i in 0..after {
+        let (status, _, _) = api.login("stan", &format!("wrong-{i}")).await;
+        assert_eq!(status, 401, "failure {i}");
+    }
+    let (status, e, _) = api.login("stan", "stan-secret").await;
+    assert_eq!(
+        (status, e["error"].as_str()),
+        (403, Some("account-locked")),
+        "{e}"
+    );
+    let (status, v) = api
+        .send("POST", "/api/operator/players/stan/unlock", &olga, None)
+        .await;
+    assert_eq!(
+        (status, v["was_locked"].as_bool()),
+        (200, Some(true)),
+        "{v}"
+    );
+    let (_, log) = api
+        .send("GET", "/api/operator/audit?subject=stan", &olga, None)
+        .await;
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(
+        (entries.len(), &entries[0]["action"], &entries[0]["actor"]),
+        (1, &json!("unlock-player"), &json!("olga")),
+        "{log}"
+    );
+    let (status, me, _) = api.login("stan", "stan-secret").await;
+    assert_eq!(
+        (status, me["role"].as_str()),
+        (200, Some("operator")),
+        "{me}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lock_until_lifted_outlasts_any_time_and_goes_only_by_an_operator() {
     let mut settings = Settings::default();
