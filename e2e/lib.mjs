@@ -129,14 +129,16 @@ export async function decide(page, decision) {
  * the dealer's cards, so the next window may already be open). */
 const SETTLED = '#results[data-done="true"], #results[data-kept="true"]';
 
-/** Plays the hand in play by standing until the round is settled. */
+/** Plays the hand in play by standing until the round is settled (an insurance or
+ * even-money offer, on a shoe not stacked, is declined). */
 export async function standAll(page) {
   const done = SETTLED;
+  const asked = '.decision[data-decision="stand"], .decision[data-decision="decline"]';
   for (let i = 0; i < 12; i += 1) {
     if (await page.$(done)) return;
-    const stand = await page.$('.decision[data-decision="stand"]');
-    if (stand) await stand.click().catch(() => {});
-    await page.waitForSelector(`${done}, .decision[data-decision="stand"]`);
+    const answer = await page.$(asked);
+    if (answer) await answer.click().catch(() => {});
+    await page.waitForSelector(`${done}, ${asked}`);
   }
 }
 

@@ -2,7 +2,9 @@
 // launch link, the page seats them by itself and shows the operator's balance (no
 // play money, no top-up, no log-in form), a round's result moves the operator's
 // balance to what the page shows, and the operator's refusal (the player's wager
-// limit there) reads as a sentence. Run against the wallet-mode server that
+// limit there) reads as a sentence; the session bar and the reality check run as in
+// the embedded mode, and the operator blocking the player refuses the next bet with
+// its sentence and ends the seat. Run against the wallet-mode server that
 // crates/felt-server/tests/browser.rs starts beside the reference operator.
 // Screenshots at 390x664 and 1366x768.
 
@@ -13,6 +15,29 @@ const FELT = process.env.FELT_WALLET_URL;
 const OPERATOR = process.env.FELT_WALLET_OPERATOR;
 const SECRET = process.env.FELT_WALLET_SECRET;
 const LINKS = JSON.parse(process.env.FELT_WALLET_LINKS || '{}');
+
+/** Moves the wallet-mode server's clock on (test mode; its staff login). */
+async function advance(secs) {
+  const login = await fetch(`${FELT}/api/login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: process.env.FELT_WALLET_STAFF, password: process.env.FELT_WALLET_STAFF_PASSWORD }),
+  });
+  assert(login.status === 200, `the staff log in: ${login.status}`);
+  const cookie = (login.headers.get('set-cookie') || '').split(';')[0];
+  const r = await fetch(`${FELT}/api/test/clock`, {
+    method: 'POST', headers: { 'content-type': 'application/json', cookie },
+    body: JSON.stringify({ advance_secs: secs }),
+  });
+  assert(r.status === 200, `moving the clock: ${r.status}`);
+}
+
+/** The casino's back office blocks `player` (the reference operator, this machine). */
+async function blockAtOperator(player) {
+  const r = await fetch(`${new URL(OPERATOR).origin}/players/${encodeURIComponent(player)}/blocked`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ blocked: true }),
+  });
+  assert(r.status === 204, `the operator blocks the player: ${r.status}`);
+}
 
 /** The operator's balance of `player`, asked as felt asks it (a signed `balance`). */
 async function operatorBalance(player) {
@@ -41,6 +66,52 @@ async function operatorBalanceBecomes(player, want) {
 
 /** Pushes the wallet tests onto the runner's list (`test(name, fn)` of e2e/run.mjs). */
 export function walletTests(test, { shot }) {
+  test('wallet (phone): the session bar and a reality check run as in the embedded mode; the operator blocking the player refuses the next bet and ends the seat', async (b) => {
+    assert(FELT && LINKS.protection, 'the wallet-mode server and its launch links');
+    const { player, link } = LINKS.protection;
+    const context = await b.newContext({ viewport: { width: 390, height: 664 }, isMobile: true, hasTouch: true });
+    await context.addInitScript(() => localStorage.setItem('felt.speed', 'fast'));
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(link);
+    await page.waitForSelector('.seat.mine');
+    // The session bar: the time since the launch, what was staked and the net.
+    await page.waitForSelector('#session-bar:not([hidden]) #since-login');
+    assert((await page.textContent('#local-time')).trim() !== '', 'the local time is shown');
+    // A reality check every minute (this server allows 1 to 60).
+    await page.waitForSelector('#reality-interval option[value="1"]', { state: 'attached' });
+    const chosen = page.waitForResponse((r) => r.url().endsWith('/api/session/reality-check'));
+    await page.selectOption('#reality-interval', '1');
+    eq((await (await chosen).json()).reality_check.interval_mins, 1, 'the interval chosen');
+    await bet(page, { 1: { main: '10.00' } });
+    await standAll(page);
+    const shown = await settled(page);
+    await advance(61);
+    await page.waitForSelector('#reality-check[open]');
+    eq(await page.textContent('#reality-staked'), '10.00', 'staked since the launch');
+    const net = await page.getAttribute('#reality-net', 'data-value');
+    eq(net, (Number(shown.balance) - 250).toFixed(2), 'the net is the operator\'s balance less the start');
+    await shot(page, 'wallet-reality-check-phone');
+    await page.click('#reality-continue');
+    await page.waitForSelector('#reality-check:not([open])', { state: 'attached' });
+    // The casino blocks the player: the next bet is refused with its sentence, and
+    // the seat is left.
+    await blockAtOperator(player);
+    await bet(page, { 1: { main: '10.00' } });
+    await page.waitForSelector('#notice[data-kind="error"]:not([hidden])');
+    const said = await page.textContent('#notice');
+    assert(/^The casino refused this bet: the player is blocked/.test(said), `the refusal: ${said}`);
+    await page.waitForSelector('.seat.mine', { state: 'detached' });
+    // The seat gone (the same view cleared the chips), the notice still says why.
+    const still = await page.textContent('#notice');
+    assert(/^The casino refused this bet: the player is blocked/.test(still), `the notice once the seat is left: ${still}`);
+    await shot(page, 'wallet-blocked-phone');
+    eq(await operatorBalance(player), shown.balance, 'the refused bet took nothing');
+    eq(errors, [], 'no script error on the page');
+    await context.close();
+  });
+
   for (const [label, viewport] of [
     ['phone', { width: 390, height: 664 }],
     ['desktop', { width: 1366, height: 768 }],

@@ -165,14 +165,16 @@ struct WalletSide {
 fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
     use common::demo::{Operator, SECRET};
     use felt_core::Money;
-    // Each scenario's player may wager 15.00 in all: one 10.00 bet, not two.
+    // Each scenario's player may wager 15.00 in all: one 10.00 bet, not two (the
+    // reality-check scenario's player has no limit).
     let scenarios = [
         ("phone", "p-phone", "w-phone"),
         ("desktop", "p-desk", "w-desk"),
+        ("protection", "p-rc", "w-rc"),
     ];
     let players: Vec<(&str, &str, i64)> = scenarios.iter().map(|s| (s.1, s.1, 25_000)).collect();
     let op = rt.block_on(Operator::start(&players));
-    for (_, player, _) in scenarios {
+    for (_, player, _) in &scenarios[..2] {
         let p = player.to_string();
         rt.block_on(
             op.wallet
@@ -188,6 +190,24 @@ fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
         })
         .collect();
     let cfg = config::parse(&tables, Path::new("wallet-tables.toml"), &preset).unwrap();
+    // The staff login that moves this server's clock (test mode), for a reality check
+    // a minute after the launch.
+    let staff_password = "wallet-staff-secret-e2e";
+    SqliteStore::open(&db)
+        .unwrap()
+        .create_login(&felt_store::NewLogin {
+            name: "wanda",
+            password_hash: &felt_server::auth::hash_password(staff_password).unwrap(),
+            role: felt_store::Role::Operator,
+            starting_balance: Money::ZERO,
+            now_ms: 0,
+        })
+        .unwrap();
+    let mut settings = Settings {
+        test_shoes: true,
+        ..Settings::default()
+    };
+    settings.protection.reality = felt_server::reality::RealityPolicy::new(60, 1, 60).unwrap();
     let mode = felt_server::wallet::table::WalletMode {
         settings: op.settings(SECRET, Duration::from_secs(5)),
         runtime: rt.handle().clone(),
@@ -207,7 +227,7 @@ fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
     let hosting = felt_server::hosting::Hosting::new("browser-wallet", url.clone());
     let state = rt
         .block_on(async {
-            Server::start_with_wallet(books, cfg, Settings::default(), hosting, Some(mode))
+            Server::start_with_wallet(books, cfg, settings, hosting, Some(mode))
         })
         .unwrap();
     let (stop, server) = serve(rt, listener, state);
@@ -236,6 +256,8 @@ fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
             "FELT_WALLET_LINKS",
             serde_json::Value::Object(links).to_string(),
         ),
+        ("FELT_WALLET_STAFF", "wanda".to_string()),
+        ("FELT_WALLET_STAFF_PASSWORD", staff_password.to_string()),
     ];
     WalletSide {
         op,

@@ -530,6 +530,9 @@ export class Table {
     if (this.layout.empty() || this.sent) return;
     if (this.betting() && v.round_id === this.layoutRound) return;
     this.layout.reset();
+    // The seat ended (the casino blocked the player, a break, a time limit): the
+    // chips go quietly, and the notice keeps the reason, said already.
+    if (!this.mySeat()) return;
     notice('The betting closed before your chips were placed: they were not bet, and the layout is cleared.', 'error');
   }
 

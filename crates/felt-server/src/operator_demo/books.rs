@@ -236,12 +236,15 @@ impl DemoBooks {
         Ok(())
     }
 
-    /// Blocks or unblocks a player.
+    /// Blocks or unblocks a player (refused for a player the books do not have).
     pub fn set_blocked(&mut self, id: &str, blocked: bool) -> Result<(), BooksError> {
-        self.conn.execute(
+        let changed = self.conn.execute(
             "UPDATE players SET blocked = ?2 WHERE id = ?1",
             params![id, blocked],
         )?;
+        if changed == 0 {
+            return Err(BooksError::new(&format!("no player `{id}`")));
+        }
         Ok(())
     }
 

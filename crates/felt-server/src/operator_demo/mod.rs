@@ -99,11 +99,13 @@ pub fn launch_link(felt: &str, token: &str, table: &str) -> Result<String, Strin
     Ok(url.to_string())
 }
 
-/// The wallet's routes: `POST /wallet/{name}` and `POST /faults`.
+/// The wallet's routes: `POST /wallet/{name}`, and from this machine only `POST
+/// /faults` and `POST /players/{id}/blocked` (the casino's back office).
 pub fn router(wallet: Arc<DemoWallet>) -> Router {
     Router::new()
         .route("/wallet/{name}", post(call))
         .route("/faults", post(set_faults))
+        .route("/players/{id}/blocked", post(set_blocked))
         .with_state(wallet)
 }
 
@@ -217,6 +219,35 @@ async fn set_faults(
     }
     w.set_faults(faults);
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// The body of `POST /players/{id}/blocked`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlockedBody {
+    /// Blocked (every further debit refused `player-blocked`), or not.
+    blocked: bool,
+}
+
+/// `POST /players/{id}/blocked`: the casino blocks a player (a self-exclusion taken at
+/// the casino, say) or lifts it, as its back office would; from this machine only.
+async fn set_blocked(
+    State(w): State<Arc<DemoWallet>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    Json(body): Json<BlockedBody>,
+) -> Response {
+    if !peer.ip().is_loopback() {
+        return (
+            StatusCode::FORBIDDEN,
+            "players are blocked from this machine only",
+        )
+            .into_response();
+    }
+    match w.with_books(move |b| b.set_blocked(&id, body.blocked)).await {
+        Ok(()) => StatusCode::NO_CONTENT.into_response(),
+        Err(e) => (StatusCode::NOT_FOUND, e.to_string()).into_response(),
+    }
 }
 
 #[cfg(test)]
