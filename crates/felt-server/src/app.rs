@@ -1253,11 +1253,13 @@ struct Socket {
 
 /// How often the server pings a socket.
 const PING_EVERY: Duration = Duration::from_secs(25);
-/// How often an open socket's session is checked (it ends with the session: log-out
-/// on any server, expiry) and marked used: once a minute, or at a quarter of the
-/// session's idle time when that is shorter.
+/// How often an open socket's session is checked (it ends with the session: a log-out
+/// or an operator's ending of it on any server, expiry): every 5 seconds, or at a
+/// quarter of the session's idle time when that is shorter. A check is a read; the
+/// books' writer is asked only to mark the session used (at most once a minute) or
+/// to close it.
 fn session_check(idle_ms: i64) -> Duration {
-    Duration::from_millis(u64::try_from(idle_ms / 4).unwrap_or(0).clamp(100, 60_000))
+    Duration::from_millis(u64::try_from(idle_ms / 4).unwrap_or(0).clamp(100, 5_000))
 }
 
 /// Whether the session `hash` still stands (not logged out, not idle past `idle_ms`);
@@ -1265,12 +1267,41 @@ fn session_check(idle_ms: i64) -> Duration {
 async fn session_stands(s: &Shared, hash: String, active: bool) -> bool {
     let life = life(s);
     let now = s.now_ms();
+    let h = hash.clone();
+    let seen = match s.books.read_async(move |st| st.web_session(&h)).await {
+        Ok(seen) => seen,
+        // The books cannot say now: the socket stays; the next check decides.
+        Err(_) => return true,
+    };
+    let Some(w) = seen else { return false };
+    let expired = now - w.last_seen_ms > life.idle_ms || now - w.created_ms > life.max_ms;
+    let to_mark = active && now - w.last_seen_ms > (life.idle_ms / 4).min(60_000);
+    if !expired && !to_mark {
+        return true;
+    }
     s.books
         .run(move |st| standing_session(st, &hash, life, active, now))
         .await
         .map(|w| w.is_some())
-        // The books cannot say now: the socket stays; the next check decides.
         .unwrap_or(true)
+}
+
+/// After one of `player`'s sessions ended elsewhere (another server, or expiry): with
+/// no session of theirs left standing, their seat here is left as a log-out leaves it
+/// (at the end of the round in play).
+async fn seat_after_session_ended(s: &Shared, player: &str) {
+    if s.table_of(player).is_none() {
+        return;
+    }
+    let (life, now, name) = (life(s), s.now_ms(), player.to_string());
+    let standing = s
+        .books
+        .read_async(move |st| st.web_sessions_of(&name))
+        .await
+        .map(|all| all.iter().any(|w| life.end_of(w, now) >= now));
+    if let Ok(false) = standing {
+        crate::session_end::leave_seat(s, player, "your session ended: log in again");
+    }
 }
 
 /// A per-connection token bucket.
@@ -1351,6 +1382,7 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
             _ = checks.tick() => {
                 if !session_stands(&s, session.clone(), std::mem::take(&mut active)).await {
                     let _ = out.try_send(ended("your session ended: log in again"));
+                    seat_after_session_ended(&s, &player).await;
                     break;
                 }
                 continue;

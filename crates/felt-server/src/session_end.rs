@@ -3,8 +3,9 @@
 //! operator's request (`POST /api/operator/players/NAME/logout`, written to the audit
 //! log first) and a password change (`POST /api/password`: the player's other
 //! sessions end). The sessions close in the books (a table socket on any server
-//! closes at its next check of the session), this server's table sockets close at
-//! once, and a seat is left as a break leaves it: at the end of the round in play.
+//! closes at its next check of the session, every 5 seconds, and leaves the seat when
+//! no session of the player stands), this server's table sockets close at once, and a
+//! seat is left as a break leaves it: at the end of the round in play.
 //!
 //! The logged-in time of the sessions is counted before they close
 //! ([`crate::logged_in`]).

@@ -226,9 +226,7 @@ fn wallet_side(rt: &tokio::runtime::Runtime, dir: &Path) -> WalletSide {
     };
     let hosting = felt_server::hosting::Hosting::new("browser-wallet", url.clone());
     let state = rt
-        .block_on(async {
-            Server::start_with_wallet(books, cfg, settings, hosting, Some(mode))
-        })
+        .block_on(async { Server::start_with_wallet(books, cfg, settings, hosting, Some(mode)) })
         .unwrap();
     let (stop, server) = serve(rt, listener, state);
     // The browser tests may take a while to reach these: links valid for an hour.

@@ -213,3 +213,72 @@ async fn two_servers_share_the_tables_relay_players_and_push_the_linked_meter() 
     let store = felt_store::SqliteStore::open(&db).unwrap();
     common::books_replay(&store);
 }
+
+/// Two servers, tables spread over them: the table dealt by the second server.
+async fn spread(a: &Running, b: &Running) -> &'static str {
+    let b_id = b.state.hosting().server.clone();
+    for _ in 0..100 {
+        let (h1, h2) = (host_of(&a.url, "b1").await, host_of(&a.url, "b2").await);
+        if h1.is_some() && h2.is_some() && h1 != h2 {
+            return if h1.as_deref() == Some(b_id.as_str()) {
+                "b1"
+            } else {
+                "b2"
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the tables did not spread: {}", lobby(&a.url).await);
+}
+
+/// An operator ends a player's sessions on one server: the player's socket on the
+/// other server closes within its next check (seconds, not a minute), with
+/// `session-ended`, and their seat there is left.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operators_log_out_on_one_server_closes_the_players_socket_and_seat_on_the_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let a = server(dir, db.clone()).await;
+    let b = server(tempfile::tempdir().unwrap(), db.clone()).await;
+    let on_b = spread(&a, &b).await;
+    let op = common::operator(&a, "olga").await;
+    let cookie = register(&b.url, "carl").await;
+    let mut carl = seated(&b.url, &cookie, on_b).await;
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/operator/players/carl/logout", a.url))
+        .header("cookie", &op)
+        .json(&serde_json::json!({"reason": "asked by the player's bank"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    let ended = carl.until(10, |v| v["code"] == "session-ended").await;
+    assert!(
+        ended["message"].as_str().unwrap().contains("session ended"),
+        "{ended}"
+    );
+    // The seat at B's table is left (no round is in play).
+    let mut left = false;
+    for _ in 0..100 {
+        let l = lobby(&b.url).await;
+        let t = l["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == on_b)
+            .cloned()
+            .unwrap_or_default();
+        if t["taken"] == 0 {
+            left = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        left,
+        "carl's seat at {on_b} is left: {}",
+        lobby(&b.url).await
+    );
+    a.stop().await;
+    b.stop().await;
+}

@@ -244,7 +244,10 @@ async fn set_blocked(
         )
             .into_response();
     }
-    match w.with_books(move |b| b.set_blocked(&id, body.blocked)).await {
+    match w
+        .with_books(move |b| b.set_blocked(&id, body.blocked))
+        .await
+    {
         Ok(()) => StatusCode::NO_CONTENT.into_response(),
         Err(e) => (StatusCode::NOT_FOUND, e.to_string()).into_response(),
     }
