@@ -243,7 +243,7 @@ impl DemoBooks {
             params![id, blocked],
         )?;
         if changed == 0 {
-            return Err(BooksError::new(&format!("no player `{id}`")));
+            return Err(BooksError::new(format!("no player `{id}`")));
         }
         Ok(())
     }
