@@ -232,16 +232,21 @@ fn page(
     })
 }
 
-/// `GET /api/limits`: the player's limits, pending changes, history and break.
-pub(crate) async fn get(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let w = who(&s, &headers).await?;
-    let (life, now) = (crate::app::life(&s), s.now_ms());
+/// The answer of the limits' endpoints: `player`'s limits page now.
+async fn page_of(s: &Shared, player: String) -> Result<Response, ApiError> {
+    let (life, now) = (crate::app::life(s), s.now_ms());
     let p = s
         .books()
-        .read_async(move |st| page(st, &w.name, (life, now)))
+        .read_async(move |st| page(st, &player, (life, now)))
         .await
         .map_err(store_error)?;
     Ok(Json(p).into_response())
+}
+
+/// `GET /api/limits`: the player's limits, pending changes, history and break.
+pub(crate) async fn get(State(s): State<Shared>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let w = who(&s, &headers).await?;
+    page_of(&s, w.name).await
 }
 
 /// The changes `asks` make to `player`'s limits at `now_ms` (none for what stays).
@@ -290,7 +295,7 @@ pub(crate) async fn put(
         ))
     })?;
     let asks = checked_asks(&body.limits)?;
-    let (life, now) = (crate::app::life(&s), s.now_ms());
+    let now = s.now_ms();
     let name = w.name.clone();
     let blocked = s
         .books()
@@ -312,12 +317,7 @@ pub(crate) async fn put(
         })
         .await
         .map_err(store_error)?;
-    let p = s
-        .books()
-        .read_async(move |st| page(st, &w.name, (life, now)))
-        .await
-        .map_err(store_error)?;
-    Ok(Json(p).into_response())
+    page_of(&s, w.name).await
 }
 
 /// The body of `POST /api/limits/break` and of an operator's exclusion.
@@ -427,13 +427,7 @@ pub(crate) async fn review(
     let w = who(&s, &headers).await?;
     let detail = "reviewed their limits and kept them".to_string();
     crate::audit::record(&s, &w.name, AuditAction::ReviewLimits, &w.name, detail).await?;
-    let (life, now) = (crate::app::life(&s), s.now_ms());
-    let p = s
-        .books()
-        .read_async(move |st| page(st, &w.name, (life, now)))
-        .await
-        .map_err(store_error)?;
-    Ok(Json(p).into_response())
+    page_of(&s, w.name).await
 }
 
 /// `POST /api/limits/break`: the player takes a break (24 hours to 6 weeks) or excludes

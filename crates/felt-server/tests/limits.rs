@@ -161,6 +161,17 @@ async fn bet(c: &mut Client, main: &str) -> Result<Value, Value> {
     panic!("no bet was taken in 10 betting windows");
 }
 
+/// The next error frame `c` receives: its code is `code` and its message holds `text`.
+async fn refusal(c: &mut Client, code: &str, text: &str) -> Value {
+    let e = c.until(5, |v| v["type"] == "error").await;
+    assert_eq!(e["code"], code, "{e}");
+    assert!(
+        e["message"].as_str().unwrap_or_default().contains(text),
+        "{e}"
+    );
+    e
+}
+
 /// Sends a decision on spot 1, hand 1 of the round in play.
 async fn act(c: &mut Client, round: i64, decision: &str, id: &str) {
     c.send(&format!(
@@ -252,9 +263,7 @@ async fn a_wager_limit_refuses_a_bet_and_a_double_naming_the_limit_and_when_it_r
     let v = bet(&mut c, "20.00").await.unwrap();
     let round = v["round_id"].as_i64().unwrap();
     act(&mut c, round, "double", "d1").await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "limit-reached", "{e}");
-    assert!(e["message"].as_str().unwrap().contains("10.00 left"), "{e}");
+    refusal(&mut c, "limit-reached", "10.00 left").await;
     // The hand is still the player's to play: nothing was staked.
     act(&mut c, round, "stand", "s1").await;
     c.until(5, |v| v["in_play"] == false).await;
@@ -352,15 +361,7 @@ async fn a_single_wager_limit_caps_each_wager_on_its_own_and_a_decrease_stops_a_
         "a decrease applies at once: {page}"
     );
     act(&mut c, round, "double", "d1").await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "limit-reached", "{e}");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .contains("single-wager limit of 10.00"),
-        "{e}"
-    );
+    refusal(&mut c, "limit-reached", "single-wager limit of 10.00").await;
     act(&mut c, round, "stand", "s1").await;
     c.until(5, |v| v["in_play"] == false).await;
     server.stop().await;
@@ -544,8 +545,7 @@ async fn a_break_leaves_the_seat_after_the_round_and_refuses_bets_until_it_ends(
         .await;
     assert_eq!(end["in_play"], false, "{end}");
     c.send(r#"{"type":"sit"}"#).await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "player-blocked", "{e}");
+    refusal(&mut c, "player-blocked", "").await;
     // Not shortened: a shorter break is refused.
     let (status, e) = post(
         &format!("{url}/api/limits/break"),
@@ -711,8 +711,7 @@ async fn a_session_time_limit_ends_play_at_the_round_boundary_not_mid_hand() {
         .await;
     assert_eq!(end["in_play"], false, "{end}");
     c.send(r#"{"type":"sit"}"#).await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "limit-reached", "{e}");
+    refusal(&mut c, "limit-reached", "").await;
     server.stop().await;
 }
 
@@ -760,8 +759,7 @@ async fn a_session_time_limit_counts_logged_in_time_in_the_lobby_and_across_a_lo
     // Ten more in the lobby, never seated: 35, past the limit; no seat is given.
     advance(&url, &op, 10 * 60).await;
     c.send(r#"{"type":"sit"}"#).await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "limit-reached", "{e}");
+    refusal(&mut c, "limit-reached", "").await;
     server.stop().await;
 }
 
@@ -821,15 +819,7 @@ async fn insurance_past_a_loss_limit_is_refused_and_the_offer_stays_open() {
     assert!(offered, "{v}");
     let round = v["round_id"].as_i64().unwrap();
     act(&mut c, round, "insurance", "i1").await;
-    let e = c.until(5, |v| v["type"] == "error").await;
-    assert_eq!(e["code"], "limit-reached", "{e}");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .contains("loss limit of 12.00 (2.00 left)"),
-        "{e}"
-    );
+    refusal(&mut c, "limit-reached", "loss limit of 12.00 (2.00 left)").await;
     act(&mut c, round, "decline", "n1").await;
     c.until(5, |v| v["round"]["phase"] == "player-turns").await;
     act(&mut c, round, "stand", "s1").await;

@@ -256,6 +256,40 @@ async fn the_help_line_is_the_operators_at_the_log_in_page_and_in_the_answers() 
     server.stop().await;
 }
 
+/// The operator `by` (session `op`) lifts `name`'s lock: it was locked, and the audit
+/// log's one entry on `name` says who lifted it; that entry.
+async fn unlocked_by(api: &Http, op: &str, name: &str, by: &str) -> Value {
+    let (status, v) = api
+        .send(
+            "POST",
+            &format!("/api/operator/players/{name}/unlock"),
+            op,
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, v["was_locked"].as_bool()),
+        (200, Some(true)),
+        "{v}"
+    );
+    let (_, log) = api
+        .send(
+            "GET",
+            &format!("/api/operator/audit?subject={name}"),
+            op,
+            None,
+        )
+        .await;
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{log}");
+    assert_eq!(
+        (&entries[0]["action"], &entries[0]["actor"]),
+        (&json!("unlock-player"), &json!(by)),
+        "{log}"
+    );
+    entries[0].clone()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_log_ins_lock_the_account_until_an_operator_lifts_it_or_the_lock_ends() {
     let mut settings = Settings::default();
@@ -290,24 +324,10 @@ async fn failed_log_ins_lock_the_account_until_an_operator_lifts_it_or_the_lock_
         .send("POST", "/api/operator/players/nobody/unlock", &op, None)
         .await;
     assert_eq!((status, e["error"].as_str()), (404, Some("no-player")));
-    let (status, v) = api
-        .send("POST", "/api/operator/players/lou/unlock", &op, None)
-        .await;
-    assert_eq!(
-        (status, v["was_locked"].as_bool()),
-        (200, Some(true)),
-        "{v}"
-    );
     // Written to the audit log: who lifted which lock.
-    let (_, log) = api
-        .send("GET", "/api/operator/audit?subject=lou", &op, None)
-        .await;
-    let entries = log["entries"].as_array().unwrap();
-    assert_eq!(entries.len(), 1, "{log}");
-    assert_eq!(entries[0]["action"], "unlock-player");
-    assert_eq!(entries[0]["actor"], "olga");
-    let detail = entries[0]["detail"].as_str().unwrap();
-    assert!(detail.contains("locked until"), "{log}");
+    let entry = unlocked_by(&api, &op, "lou", "olga").await;
+    let detail = entry["detail"].as_str().unwrap();
+    assert!(detail.contains("locked until"), "{entry}");
     let (status, _, _) = api.login("lou", "lou-secret").await;
     assert_eq!(status, 200);
     // Locked again, it ends by itself after its length on the server's clock.
@@ -344,23 +364,7 @@ async fn an_operators_own_account_is_locked_after_failed_log_ins_and_lifted_by_a
         (403, Some("account-locked")),
         "{e}"
     );
-    let (status, v) = api
-        .send("POST", "/api/operator/players/stan/unlock", &olga, None)
-        .await;
-    assert_eq!(
-        (status, v["was_locked"].as_bool()),
-        (200, Some(true)),
-        "{v}"
-    );
-    let (_, log) = api
-        .send("GET", "/api/operator/audit?subject=stan", &olga, None)
-        .await;
-    let entries = log["entries"].as_array().unwrap();
-    assert_eq!(
-        (entries.len(), &entries[0]["action"], &entries[0]["actor"]),
-        (1, &json!("unlock-player"), &json!("olga")),
-        "{log}"
-    );
+    unlocked_by(&api, &olga, "stan", "olga").await;
     let (status, me, _) = api.login("stan", "stan-secret").await;
     assert_eq!(
         (status, me["role"].as_str()),
