@@ -166,6 +166,14 @@ pub fn run(a: &Args) -> Result<()> {
         None => felt_server::listen::max_for_files(files),
     };
     a.protection.apply(&mut settings)?;
+    tracing::info!(
+        jurisdiction = ?a.protection.jurisdiction,
+        idle_mins = settings.idle_ms / 60_000,
+        lock_after = settings.lock.after,
+        lock_ms = settings.lock.for_ms,
+        reality = ?settings.protection.reality,
+        "player protection"
+    );
     settings.guard.registrations = a.registrations_per_hour;
     settings.sockets.per_account = a.sockets_per_account as usize;
     settings.sockets.per_address = a.sockets_per_address as usize;
