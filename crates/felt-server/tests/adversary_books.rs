@@ -402,16 +402,75 @@ async fn a_table_started_again_after_a_crash_seats_its_players_where_they_sat() 
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(b.state.dealt_here(), ["t"]);
+    let mut back = Vec::new();
     for (cookie, seat) in [(&alice, 4), (&bob, 6)] {
         let mut c = connect(&b.url, Some(cookie), None).await.unwrap();
         c.send(r#"{"type":"hello","version":1,"table":"t"}"#).await;
         let v = c.until(15, |v| v["you"]["seat"].is_u64()).await;
         assert_eq!(v["you"]["seat"], seat, "{v}");
         assert_eq!(v["round_id"], round, "{v}");
+        back.push(c);
     }
     let books = b.state.books().clone();
     let seats = off_runtime(move || books.read(|st| st.table_seats("online/t"))).unwrap();
     assert_eq!(seats, [(4, "alice".to_string()), (6, "bob".to_string())]);
+    // The resumed round is played out on B (every answer a stand or a decline, each
+    // refused out of turn), and its stakes count against the limits like any round's,
+    // in the transaction that ends it.
+    let mut over = false;
+    for i in 0..40 {
+        for c in back.iter_mut() {
+            for word in ["decline", "stand"] {
+                c.send(&format!(
+                    r#"{{"type":"act","round":{round},"spot":1,"hand":1,"decision":"{word}","id":"{word}-{i}"}}"#
+                ))
+                .await;
+            }
+        }
+        while let Some(v) = back[0].next(1).await {
+            if v["type"] == "view" && v["round_id"] == round && v["in_play"] == false {
+                over = true;
+            }
+        }
+        if over {
+            break;
+        }
+    }
+    assert!(over, "the resumed round ends on B");
+    // What the limits count is what the books' rounds say, every round once: those
+    // dealt on A before it died, and the one it left, finished on B.
+    let books = b.state.books().clone();
+    let (counted, in_rounds, resumed) = off_runtime(move || {
+        books.read(|st| -> felt_store::Result<_> {
+            let mut in_rounds = std::collections::BTreeMap::new();
+            let mut resumed = None;
+            for id in 1..=round {
+                let Some(rec) = st.round(felt_store::RoundId(id))? else {
+                    continue;
+                };
+                for (player, u) in felt_store::round_usage(&rec) {
+                    if id == round {
+                        resumed = Some(u.staked);
+                    }
+                    let t: &mut (i64, i64) = in_rounds.entry(player).or_default();
+                    t.0 += u.staked;
+                    t.1 += u.returned;
+                }
+            }
+            let counted: Vec<(i64, i64)> = ["alice", "bob"]
+                .iter()
+                .map(|p| st.usage_since(p, 0).map(|u| (u.staked, u.returned)))
+                .collect::<Result<_, _>>()?;
+            Ok((counted, in_rounds, resumed))
+        })
+    })
+    .unwrap();
+    assert_eq!(resumed, Some(1_000), "the resumed round holds its stake");
+    assert_eq!(
+        counted,
+        [in_rounds["alice"], in_rounds["bob"]],
+        "the usage counted against the limits, against the rounds' movements"
+    );
     b.stop().await;
 }
 
