@@ -182,6 +182,9 @@ impl Server {
                 },
             );
         }
+        let clock = Arc::new(crate::clock::Clock::system());
+        crate::audit::record_settings(&b, &hosting.server, &settings, clock.now_ms())
+            .map_err(|e| format!("the audit log cannot keep this server's settings: {e}"))?;
         let wallet = wallet.map(|w| w.start(metrics.clone())).transpose()?;
         let (events, _) = tokio::sync::broadcast::channel(256);
         let sockets = crate::sockets::Sockets::new(settings.sockets);
@@ -200,7 +203,7 @@ impl Server {
             draining: AtomicBool::new(false),
             guard,
             strategies: Default::default(),
-            clock: Arc::new(crate::clock::Clock::system()),
+            clock,
             reality,
             wallet,
         });

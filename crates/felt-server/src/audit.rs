@@ -8,7 +8,7 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use felt_store::{AuditEntry, AuditQuery, NewAuditEntry};
+use felt_store::{AuditEntry, AuditQuery, NewAuditEntry, SYSTEM_ACTOR};
 use serde::{Deserialize, Serialize};
 
 /// The most entries one answer of `GET /api/operator/audit` lists (the newest).
@@ -40,6 +40,50 @@ impl AuditAction {
             AuditAction::ReviewLimits => "review-limits",
         }
     }
+}
+
+/// The protection settings `settings` as one sentence for the log.
+pub fn settings_detail(settings: &crate::app::Settings) -> String {
+    let lock = if settings.lock.for_ms == crate::lockout::UNTIL_LIFTED {
+        "until an operator lifts it".to_string()
+    } else {
+        format!("for {} min", settings.lock.for_ms / 60_000)
+    };
+    let r = &settings.protection.reality;
+    format!(
+        "sessions end after {} min unused and {} h after log-in; {} failed log-ins lock \
+         an account {lock}; a reality check every {} min by default, {} to {} min; the \
+         help line: {}",
+        settings.idle_ms / 60_000,
+        settings.protection.session_max_ms / 3_600_000,
+        settings.lock.after,
+        r.default_mins,
+        r.min_mins,
+        r.max_mins,
+        settings.protection.help_line,
+    )
+}
+
+/// Writes the settings a server starts with (`server-settings`, by [`SYSTEM_ACTOR`],
+/// on the server's name): a change of a setting, made by starting the server with new
+/// flags, is in the log with when. A server whose start the log cannot keep does not
+/// start.
+pub(crate) fn record_settings(
+    books: &crate::books::Books,
+    server: &str,
+    settings: &crate::app::Settings,
+    at_ms: i64,
+) -> felt_store::Result<i64> {
+    let detail = settings_detail(settings);
+    books.with(|st| {
+        st.append_audit(&NewAuditEntry {
+            at_ms,
+            actor: SYSTEM_ACTOR,
+            action: "server-settings",
+            subject: server,
+            detail: &detail,
+        })
+    })
 }
 
 /// Writes one entry at the server's clock: `actor` did `action` to `subject`.

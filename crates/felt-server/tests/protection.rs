@@ -344,6 +344,44 @@ async fn failed_log_ins_lock_the_account_until_an_operator_lifts_it_or_the_lock_
     server.stop().await;
 }
 
+/// A setting changes by starting the server with new flags: each start writes the
+/// settings it runs with to the audit log (`server-settings`, by the system, on the
+/// server's name), so a lab reads which settings held from when.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_start_writes_its_protection_settings_to_the_audit_log() {
+    let mut settings = Settings::default();
+    settings.lock.after = 5;
+    settings.lock.for_ms = felt_server::lockout::UNTIL_LIFTED;
+    let server = start(settings).await;
+    let api = Http::new(&server.url);
+    let op = operator(&server, "olga").await;
+    let name = server.state.hosting().server.clone();
+    let (status, log) = api
+        .send(
+            "GET",
+            &format!("/api/operator/audit?subject={name}"),
+            &op,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{log}");
+    let entries = log["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{log}");
+    assert_eq!(
+        (&entries[0]["action"], &entries[0]["actor"]),
+        (&json!("server-settings"), &json!("system")),
+        "{log}"
+    );
+    let detail = entries[0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("5 failed log-ins lock an account until an operator lifts it")
+            && detail.contains("after 15 min unused")
+            && detail.contains("1-800-GAMBLER"),
+        "{detail}"
+    );
+    server.stop().await;
+}
+
 /// Staff log in through the same door and the same lock (GLI-19 B.2.3(g), (h)): an
 /// operator's account is locked after the failures, refused with the right password,
 /// and lifted by another operator, written to the audit log.
