@@ -170,6 +170,34 @@ export function protection(test, { shot, until }) {
     });
   }
 
+  test('three wrong passwords lock the account: the log-in page says so and until when, the right password is refused too', async (b) => {
+    const p = await player(b, uniqueName('lock'), { width: 390, height: 664 });
+    const { page, name } = p;
+    await page.click('#nav button:has-text("Log out")');
+    await page.waitForSelector('#login');
+    const attempt = async (password) => {
+      await page.fill('#name', name);
+      await page.fill('#password', password);
+      const answer = page.waitForResponse((r) => r.url().endsWith('/api/login'));
+      await page.click('#login');
+      const r = await answer;
+      await until(page, () => document.getElementById('login-error')?.textContent !== '', null, 'the log-in answer');
+      return [r.status(), await page.textContent('#login-error')];
+    };
+    for (let i = 0; i < 3; i += 1) {
+      const [status, said] = await attempt(`wrong-password-${i}`);
+      eq(status, 401, `failure ${i + 1}`);
+      assert(said.startsWith('That name and password are wrong'), `failure ${i + 1}: ${said}`);
+    }
+    const [status, said] = await attempt(`${name}-secret`);
+    eq(status, 403, 'locked: the right password is refused');
+    assert(/^This account is locked after too many failed log-ins, until .+: ask the operator to lift it\.$/.test(said) && !/\d{4}-\d\d-\d\dT/.test(said), `the lock, its end in local time: ${said}`);
+    await shot(page, 'locked-phone');
+    // (The browser logs the refused log-in's 403 itself.)
+    eq(p.errors.filter((e) => !e.includes('status of 403')), [], 'no script error');
+    await p.context.close();
+  });
+
   // Last of the main server's tests: it moves the server's clock on by six months.
   test('six months after the last review, the lobby asks the player to review their limits; keeping them is written to the books and ends the prompt', async (b) => {
     const p = await player(b, uniqueName('rev'), { width: 390, height: 664 });

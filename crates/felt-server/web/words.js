@@ -95,7 +95,8 @@ function serverSentence(message) {
 /** A failed HTTP answer ({status, data: {error, message}}) as a player's sentence. */
 export function httpSentence(res) {
   const code = res?.data?.error;
-  if (code === 'limit-reached' || code === 'player-blocked') return serverSentence(res.data.message);
+  // A limit, a break, or a lock-out: the server's sentence says which and until when.
+  if (['limit-reached', 'player-blocked', 'account-locked'].includes(code) && res.data.message) return serverSentence(res.data.message);
   if (HTTP[code]) return HTTP[code];
   if (TABLE[code]) return TABLE[code];
   if (res?.status === 400) return 'The server could not read that: check what you typed and try again.';
