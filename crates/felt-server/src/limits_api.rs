@@ -419,14 +419,27 @@ async fn write_block(s: &Shared, e: Exclusion) -> Result<LimitsPage, ApiError> {
 
 /// `POST /api/limits/review`: the player has looked at their limits and keeps them as
 /// they are (the six-monthly review, [`limits::review_due`]), written to the audit log
-/// with who and when; the limits page.
+/// with who and when when a review is due; the limits page.
 pub(crate) async fn review(
     State(s): State<Shared>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let w = who(&s, &headers).await?;
-    let detail = "reviewed their limits and kept them".to_string();
-    crate::audit::record(&s, &w.name, AuditAction::ReviewLimits, &w.name, detail).await?;
+    // Written only when a review is due: asked again (or by a script, in a loop), it
+    // answers the same page and writes nothing more.
+    let (name, now) = (w.name.clone(), s.now_ms());
+    let due = s
+        .books()
+        .read_async(move |st| -> felt_store::Result<bool> {
+            let created = st.login(&name)?.map_or(0, |l| l.created_ms);
+            Ok(limits::review_due(st, &name, created, now)?.is_some())
+        })
+        .await
+        .map_err(store_error)?;
+    if due {
+        let detail = "reviewed their limits and kept them".to_string();
+        crate::audit::record(&s, &w.name, AuditAction::ReviewLimits, &w.name, detail).await?;
+    }
     page_of(&s, w.name).await
 }
 

@@ -866,6 +866,9 @@ async fn a_log_in_six_months_after_the_last_review_asks_for_one_and_keeping_or_c
     let (status, page) = post(&format!("{url}/api/limits/review"), &cookie, json!({})).await;
     assert_eq!(status, 200, "{page}");
     assert!(page["limits"].is_array(), "{page}");
+    // Sent again (a double click, a script): the same answer, nothing more written.
+    let (status, _) = post(&format!("{url}/api/limits/review"), &cookie, json!({})).await;
+    assert_eq!(status, 200);
     let op = common::login(&url, "olga", "olga-secret").await.unwrap();
     let log = get_json(&format!("{url}/api/operator/audit?subject=pat"), &op).await;
     let kept: Vec<_> = log["entries"]
