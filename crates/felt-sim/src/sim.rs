@@ -315,6 +315,8 @@ pub(crate) struct SideInfo {
 pub(crate) struct Plan {
     pub(crate) table: Table,
     pub(crate) strategy: StrategyTable,
+    /// With a count: the strategy flagged where the counter's index plays may apply.
+    pub(crate) indexed: Option<StrategyTable>,
     pub(crate) sides: Vec<SideInfo>,
     /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
     bets: Vec<Action>,
@@ -1114,9 +1116,11 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
             Some(cp)
         }
     };
+    let indexed = count.as_ref().map(|cp| strategy.flag_indexed(&cp.indices));
     let plan = Plan {
         table: table.clone(),
         strategy,
+        indexed,
         side_min: sb.iter().map(|b| b.limits.min.0).collect(),
         sides,
         bets,
