@@ -66,6 +66,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.hole_turned = false;
         self.natural_known = None;
         self.sides_placed = false;
+        self.natural_waits = false;
         self.insured = false;
         self.stage = Stage::Betting;
     }
