@@ -245,6 +245,8 @@ pub struct Round<R> {
     pub(crate) sides_placed: bool,
     /// Whether a side bet waits for the hole card (a line on the dealer's natural).
     pub(crate) natural_waits: bool,
+    /// Whether a 7s bet was put to wait for its third card this round (two 7s).
+    pub(crate) third_waits: bool,
     /// Whether insurance was placed this round (if not, none is on the felt).
     pub(crate) insured: bool,
     /// The table's hands per spot, kept here: read at every step.
@@ -391,6 +393,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             natural_known: None,
             sides_placed: false,
             natural_waits: false,
+            third_waits: false,
             insured: false,
             max_hands: cfg.max_hands,
             seat_spot,

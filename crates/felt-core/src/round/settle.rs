@@ -461,6 +461,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                         self.settle_side(si, b, Some(up), false, io);
                     } else if needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
                         self.spots[s].side_state[b] = SideState::AwaitThird;
+                        self.third_waits = true;
                     } else {
                         self.settle_side(si, b, None, false, io);
                     }
