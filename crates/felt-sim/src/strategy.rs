@@ -236,6 +236,13 @@ impl StrategyTable {
         Ok(t)
     }
 
+    /// [`StrategyTable::code`] without the [`INDEXED`] flag: for a table that may be
+    /// flagged (the plain table's [`StrategyTable::decide`] reads `code`).
+    #[inline]
+    fn unflagged_code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
+        self.code(cards, total, soft, up, mask) & !INDEXED
+    }
+
     /// Which strategy this is.
     pub fn kind(&self) -> StrategyKind {
         self.kind
@@ -253,15 +260,10 @@ impl StrategyTable {
         }
     }
 
-    /// The action code for a hand of these cards, this total, against `up`, under `mask`.
-    #[inline(always)]
+    /// The action code for a hand of these cards, this total, against `up`, under `mask`
+    /// (with the [`INDEXED`] flag on a flagged table: see [`StrategyTable::unflagged_code`]).
+    #[inline]
     fn code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
-        self.flagged_code(cards, total, soft, up, mask) & !INDEXED
-    }
-
-    /// [`StrategyTable::code`] with the [`INDEXED`] flag of a flagged table.
-    #[inline(always)]
-    fn flagged_code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
         if let [c1, c2] = cards {
             let a = usize::from(c1.value() - 1);
             let b = usize::from(c2.value() - 1);
@@ -375,7 +377,7 @@ impl StrategyTable {
         }
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
-        let code = self.flagged_code(c.cards, c.total, c.soft, up, mask);
+        let code = self.code(c.cards, c.total, c.soft, up, mask);
         if indexed && code & INDEXED != 0 {
             return None;
         }
@@ -436,7 +438,7 @@ impl StrategyTable {
                 let row = PAIR_ROW + usize::from(c1.value() - 1);
                 code = ix.apply(row, up, &mut mask, &mut tc, &mut cached);
                 if code.is_none() {
-                    let base = self.code(c.cards, c.total, c.soft, up, mask);
+                    let base = self.unflagged_code(c.cards, c.total, c.soft, up, mask);
                     let split = usize::from(Decisions::SPLIT.0);
                     if base == SPLIT || mask & !split == 0 {
                         code = Some(base);
@@ -453,7 +455,7 @@ impl StrategyTable {
                 usize::from(c.total.min(21))
             };
             ix.apply(row, up, &mut mask, &mut tc, &mut cached)
-                .unwrap_or_else(|| self.code(c.cards, c.total, c.soft, up, mask))
+                .unwrap_or_else(|| self.unflagged_code(c.cards, c.total, c.soft, up, mask))
         });
         match code {
             HIT => Decision::Hit,
@@ -484,7 +486,7 @@ impl StrategyTable {
                 mask |= Decisions::SPLIT.0;
             }
             let up = usize::from(c.up.value() - 1);
-            if self.code(c.cards, c.total, c.soft, up, usize::from(mask)) == SURRENDER {
+            if self.unflagged_code(c.cards, c.total, c.soft, up, usize::from(mask)) == SURRENDER {
                 return Decision::Surrender;
             }
         }
