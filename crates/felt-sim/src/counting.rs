@@ -35,11 +35,13 @@
 
 use crate::count::{CountCells, DeckEstimation, TcRounding, TrueCounter};
 use crate::indices::{IndexSet, IndexTable};
+use crate::sides::FlatSums;
 use crate::sim::{Plan, SimError, Tally};
 use crate::stats::BetAccumulator;
+use crate::strategy::StrategyTable;
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
-use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE};
+use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
 use felt_core::{Action, Decision, DecisionContext, Event, EventSink};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -444,6 +446,24 @@ impl EventSink for CountTally<'_> {
     }
 }
 
+/// The counter's decisions where an index play may apply.
+struct Indexed<'a> {
+    strategy: &'a StrategyTable,
+    indices: &'a IndexTable,
+    cells: &'a CountCells,
+    counter: &'a TrueCounter,
+}
+
+impl Indexed<'_> {
+    /// Out of line, with one argument besides the context: the decision closure that
+    /// calls it stays small.
+    #[inline(never)]
+    fn decide(&self, c: &DecisionContext<'_>) -> Decision {
+        self.strategy
+            .decide_indexed(c, self.indices, || self.cells.true_count(self.counter))
+    }
+}
+
 /// Plays `n` rounds from a fresh shoe with the counter at seat 1.
 pub(crate) fn run_chunk(
     plan: &Plan,
@@ -466,18 +486,26 @@ pub(crate) fn run_chunk(
         counter,
         playing: &playing,
     };
-    let (strategy, ix) = (&plan.strategy, &cp.indices);
+    // The table flagged where the counter's index plays may apply.
+    let strategy = plan.indexed.as_ref().unwrap_or(&plan.strategy);
+    let indexed = Indexed {
+        strategy,
+        indices: &cp.indices,
+        cells: &cells,
+        counter,
+    };
     let mut decide = |c: &DecisionContext<'_>| {
-        if c.at.seat == 0 && playing.get() {
-            strategy.decide_indexed(c, ix, || cells.true_count(counter))
-        } else {
-            strategy.decide(c)
-        }
+        strategy
+            .decide_unless_indexed(c, c.at.seat == 0 && playing.get())
+            .unwrap_or_else(|| indexed.decide(c))
     };
     let nsides = plan.sides.len();
     let spots = i64::from(plan.spots);
     let mut run = Running::new(cp);
     let mut in_play = cp.wong_in.is_none();
+    // The bins' rounds, folded into their accumulators at the end: a bin's stakes are
+    // the same every round (its ramp bet, the side bets' minimums).
+    let mut flat = vec![[FlatSums::default(); 1 + MAX_SIDE_BETS]; BINS];
     for _ in 0..n {
         round.begin(&mut sink)?;
         if cells.shuffled.replace(false) {
@@ -535,25 +563,30 @@ pub(crate) fn run_chunk(
             let staked = bet * spots;
             let (main_net, wagered) = (t.main_net, t.main_wagered);
             // The tally's main and side sums are the bins' sums, added at the end.
-            let b = &mut sums.bins[bin];
-            b.main.record(staked, wagered, main_net);
+            let f = &mut flat[bin];
+            f[0].record(wagered, main_net);
             let mut net = main_net;
             if sides {
-                for k in 0..nsides {
-                    let s = plan.side_min[k] * spots;
+                for k in 0..nsides.min(MAX_SIDE_BETS) {
                     let sn = t.side_net[k];
-                    b.sides[k].record(s, s, sn);
+                    f[1 + k].record(plan.side_min[k] * spots, sn);
                     net += sn;
                 }
             }
-            b.net += i128::from(net);
+            sums.bins[bin].net += i128::from(net);
             run.played(cp, &mut sums, staked, net);
         }
         t.main_net = 0;
         t.main_wagered = 0;
-        t.side_net = [0; felt_core::round::MAX_SIDE_BETS];
+        t.side_net = [0; MAX_SIDE_BETS];
     }
     run.end_shoe(&mut sums);
+    for ((b, f), &bet) in sums.bins.iter_mut().zip(&mut flat).zip(&cp.bet_by_bin) {
+        f[0].fold_into(&mut b.main, bet * spots);
+        for (k, acc) in b.sides.iter_mut().enumerate() {
+            f[1 + k].fold_into(acc, plan.side_min[k] * spots);
+        }
+    }
     let mut tally = sink.tally;
     for b in &sums.bins {
         tally.main.merge(&b.main);

@@ -517,6 +517,11 @@ impl IndexTable {
         self.plays == 0
     }
 
+    /// Whether the cell of hand row `row` against up card `up` (0 = ace) has entries.
+    pub(crate) fn has_entries(&self, row: usize, up: usize) -> bool {
+        self.cells.get(row * UPS + up).is_some_and(|&(_, n)| n != 0)
+    }
+
     /// Applies the cell's entries: the code to play, or `None` with `mask` narrowed to
     /// the options left. `tc` is asked at most once.
     #[inline]

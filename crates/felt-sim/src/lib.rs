@@ -12,6 +12,7 @@ pub mod counting;
 pub mod indices;
 pub mod report;
 pub mod runner;
+mod sides;
 pub mod sim;
 pub mod stats;
 pub mod strategy;

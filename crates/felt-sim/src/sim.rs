@@ -14,6 +14,7 @@
 
 use crate::counting::{CountPlan, CountSums, CountingOptions, CountingReport};
 use crate::runner::{run_chunk_range, shard_chunks, RunError, MAX_THREADS};
+use crate::sides::{FlatSums, SideLookup};
 use crate::stats::{BetAccumulator, BetSummary};
 use crate::strategy::{StrategyKind, StrategyTable};
 use felt_core::id::ShortId;
@@ -314,6 +315,8 @@ pub(crate) struct SideInfo {
 pub(crate) struct Plan {
     pub(crate) table: Table,
     pub(crate) strategy: StrategyTable,
+    /// With a count: the strategy flagged where the counter's index plays may apply.
+    pub(crate) indexed: Option<StrategyTable>,
     pub(crate) sides: Vec<SideInfo>,
     /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
     bets: Vec<Action>,
@@ -381,8 +384,7 @@ pub struct TallySums {
 /// A chunk's tally: the event sink of its rounds and the sums they add to.
 #[derive(Debug, Clone)]
 pub(crate) struct Tally {
-    ids: [Option<ShortId>; MAX_SIDE_BETS],
-    lines: Vec<Vec<HandName>>,
+    lookup: SideLookup,
     meter_ids: Vec<Option<MeterId>>,
     // This round.
     pub(crate) main_net: i64,
@@ -390,6 +392,11 @@ pub(crate) struct Tally {
     pub(crate) side_net: [i64; MAX_SIDE_BETS],
     // Sums.
     pub(crate) main: BetAccumulator,
+    /// The main wager's rounds not yet in `main` (its stake is the same every round
+    /// without a count).
+    main_flat: FlatSums,
+    /// Each side bet's rounds not yet in `sides`.
+    side_flat: [FlatSums; MAX_SIDE_BETS],
     outcomes: [u64; OUTCOMES],
     pub(crate) doubles: u64,
     pub(crate) splits: u64,
@@ -443,18 +450,17 @@ impl Tally {
     }
 
     pub(crate) fn new(sides: &[SideInfo]) -> Tally {
-        let mut ids = [None; MAX_SIDE_BETS];
-        for (slot, s) in ids.iter_mut().zip(sides) {
-            *slot = Some(s.id);
-        }
+        let ids: Vec<ShortId> = sides.iter().map(|s| s.id).collect();
+        let lines: Vec<Vec<HandName>> = sides.iter().map(|s| s.lines.clone()).collect();
         Tally {
-            ids,
-            lines: sides.iter().map(|s| s.lines.clone()).collect(),
+            lookup: SideLookup::new(&ids, &lines),
             meter_ids: sides.iter().map(|s| s.meter).collect(),
             main_net: 0,
             main_wagered: 0,
             side_net: [0; MAX_SIDE_BETS],
             main: BetAccumulator::new(0),
+            main_flat: FlatSums::default(),
+            side_flat: [FlatSums::default(); MAX_SIDE_BETS],
             outcomes: [0; OUTCOMES],
             doubles: 0,
             splits: 0,
@@ -479,15 +485,13 @@ impl Tally {
                 self.outcomes[outcome_index(s.outcome)] += 1;
             }
             BetKind::Side(id) => {
-                // Compared in place: a copy of the id would be read back before its
-                // stores retire (a stalled store-to-load forward on every settlement).
-                let Some(b) = self.ids.iter().position(|x| x.as_ref() == Some(id)) else {
+                let Some(b) = self.lookup.bet(id) else {
                     return;
                 };
                 self.side_net[b] += net;
                 match (s.outcome, s.line) {
                     (Outcome::Win, Some(h)) => {
-                        if let Some(l) = self.lines[b].iter().position(|&x| x == h) {
+                        if let Some(l) = self.lookup.line(b, h) {
                             self.sides[b].hit(l);
                         }
                     }
@@ -514,16 +518,26 @@ impl Tally {
     /// Closes the round: its sums go to the accumulators.
     #[inline]
     fn end_round(&mut self, plan: &Plan, with_sides: bool) {
-        let staked = plan.main_min * plan.nspots as i64;
-        self.main.record(staked, self.main_wagered, self.main_net);
+        self.main_flat.record(self.main_wagered, self.main_net);
         self.main_net = 0;
         self.main_wagered = 0;
         if with_sides {
-            for b in 0..self.sides.len() {
+            let n = self.sides.len().min(MAX_SIDE_BETS);
+            for b in 0..n {
                 let s = plan.side_min[b] * plan.nspots as i64;
-                self.sides[b].record(s, s, self.side_net[b]);
+                self.side_flat[b].record(s, self.side_net[b]);
                 self.side_net[b] = 0;
             }
+        }
+    }
+
+    /// Folds the rounds closed by [`Tally::end_round`] into the accumulators.
+    fn fold(&mut self, plan: &Plan) {
+        let nspots = plan.nspots as i64;
+        self.main_flat
+            .fold_into(&mut self.main, plan.main_min * nspots);
+        for (b, acc) in self.sides.iter_mut().enumerate() {
+            self.side_flat[b].fold_into(acc, plan.side_min[b] * nspots);
         }
     }
 
@@ -600,6 +614,7 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
         round.play_auto(&mut decide, &mut meters, &mut tally)?;
         tally.end_round(plan, with_sides);
     }
+    tally.fold(plan);
     tally.busy = start.elapsed();
     Ok(tally)
 }
@@ -1101,9 +1116,11 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
             Some(cp)
         }
     };
+    let indexed = count.as_ref().map(|cp| strategy.flag_indexed(&cp.indices));
     let plan = Plan {
         table: table.clone(),
         strategy,
+        indexed,
         side_min: sb.iter().map(|b| b.limits.min.0).collect(),
         sides,
         bets,

@@ -140,7 +140,12 @@ pub struct StrategyTable {
     two_card: Option<Box<[u8]>>,
     double_on: DoubleOn,
     can_split: bool,
+    /// Flagged for index plays ([`StrategyTable::flag_indexed`]): an insurance index.
+    insurance_indexed: bool,
 }
+
+/// Set on the codes of a flagged table whose hand has index plays.
+const INDEXED: u8 = 0x80;
 
 fn ranking_of(s: &BasicStrategy, kind: HandKind, t: u8, up: u8) -> Vec<Action> {
     s.cell(kind, t, up)
@@ -178,6 +183,7 @@ impl StrategyTable {
             two_card: None,
             double_on: rules.double,
             can_split: rules.max_split_hands >= 2,
+            insurance_indexed: false,
         }
     }
 
@@ -230,6 +236,13 @@ impl StrategyTable {
         Ok(t)
     }
 
+    /// [`StrategyTable::code`] without the [`INDEXED`] flag: for a table that may be
+    /// flagged (the plain table's [`StrategyTable::decide`] reads `code`).
+    #[inline]
+    fn unflagged_code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
+        self.code(cards, total, soft, up, mask) & !INDEXED
+    }
+
     /// Which strategy this is.
     pub fn kind(&self) -> StrategyKind {
         self.kind
@@ -247,7 +260,8 @@ impl StrategyTable {
         }
     }
 
-    /// The action code for a hand of these cards, this total, against `up`, under `mask`.
+    /// The action code for a hand of these cards, this total, against `up`, under `mask`
+    /// (with the [`INDEXED`] flag on a flagged table: see [`StrategyTable::unflagged_code`]).
     #[inline]
     fn code(&self, cards: &[Card], total: u8, soft: bool, up: usize, mask: usize) -> u8 {
         if let [c1, c2] = cards {
@@ -300,9 +314,97 @@ impl StrategyTable {
         }
     }
 
+    /// A copy of this table whose codes are flagged where `ix` has index plays for the
+    /// hand (its hard or soft total's cell, or a pair's own): what
+    /// [`StrategyTable::decide_unless_indexed`] reads. The codes are otherwise the same.
+    pub(crate) fn flag_indexed(&self, ix: &IndexTable) -> StrategyTable {
+        let mut t = self.clone();
+        t.insurance_indexed = ix.insurance.is_some();
+        let has = |row: usize, up: usize| ix.has_entries(row, up);
+        // The total's row of two cards of values a + 1 and b + 1.
+        let total_row = |a: usize, b: usize| {
+            let hard = a + b + 2;
+            if (a == 0 || b == 0) && hard <= 11 {
+                SOFT_ROW + hard + 10 - 12
+            } else {
+                hard.min(21)
+            }
+        };
+        let flag = |cell: &mut [u8]| cell.iter_mut().for_each(|c| *c |= INDEXED);
+        for row in 0..ROWS {
+            for up in 0..UPS {
+                let hit = if row >= PAIR_ROW {
+                    let a = row - PAIR_ROW;
+                    has(row, up) || has(total_row(a, a), up)
+                } else {
+                    has(row, up)
+                };
+                if hit {
+                    let at = (row * UPS + up) * MASKS;
+                    flag(&mut t.table[at..at + MASKS]);
+                }
+            }
+        }
+        if let Some(two) = t.two_card.as_mut() {
+            for a in 0..UPS {
+                for b in 0..UPS {
+                    for up in 0..UPS {
+                        if has(total_row(a, b), up) || (a == b && has(PAIR_ROW + a, up)) {
+                            let at = ((a * UPS + b) * UPS + up) * MASKS;
+                            flag(&mut two[at..at + MASKS]);
+                        }
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// On a table flagged by [`StrategyTable::flag_indexed`]: the decision, as
+    /// [`StrategyTable::decide`] gives it, or `None` when `indexed` and an index play
+    /// may apply (the hand's code is flagged, or the insurance offer has an index):
+    /// then [`StrategyTable::decide_indexed`] decides. One table read either way, so
+    /// the counter's decision is as small as the plain one and is inlined into the
+    /// engine's round.
+    #[inline(always)]
+    pub(crate) fn decide_unless_indexed(
+        &self,
+        c: &DecisionContext<'_>,
+        indexed: bool,
+    ) -> Option<Decision> {
+        if c.phase != Phase::PlayerTurns {
+            return self.offer_unless_indexed(c, indexed);
+        }
+        let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
+        let up = usize::from(c.up.value() - 1);
+        let code = self.code(c.cards, c.total, c.soft, up, mask);
+        if indexed && code & INDEXED != 0 {
+            return None;
+        }
+        Some(match code & !INDEXED {
+            HIT => Decision::Hit,
+            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
+            SPLIT => Decision::Split,
+            SURRENDER => Decision::Surrender,
+            _ => Decision::Stand,
+        })
+    }
+
+    /// [`StrategyTable::decide_unless_indexed`] on an offer (insurance, even money,
+    /// early surrender): out of line, so the decision of a hand stays small.
+    #[inline(never)]
+    fn offer_unless_indexed(&self, c: &DecisionContext<'_>, indexed: bool) -> Option<Decision> {
+        if indexed && self.insurance_indexed && c.phase == Phase::Insurance {
+            return None;
+        }
+        Some(self.offer(c))
+    }
+
     /// The decision with index plays: as [`StrategyTable::decide`], but a cell with
     /// index entries plays them first (see [`crate::indices`]); `tc` gives the true
-    /// count now and is asked only when a cell has entries (or on insurance).
+    /// count now and is asked only when a cell has entries (or on insurance). Kept out
+    /// of line: the simulator calls it only where an index may apply
+    /// ([`StrategyTable::decide_unless_indexed`] says so).
     #[inline]
     pub fn decide_indexed(
         &self,
@@ -336,7 +438,7 @@ impl StrategyTable {
                 let row = PAIR_ROW + usize::from(c1.value() - 1);
                 code = ix.apply(row, up, &mut mask, &mut tc, &mut cached);
                 if code.is_none() {
-                    let base = self.code(c.cards, c.total, c.soft, up, mask);
+                    let base = self.unflagged_code(c.cards, c.total, c.soft, up, mask);
                     let split = usize::from(Decisions::SPLIT.0);
                     if base == SPLIT || mask & !split == 0 {
                         code = Some(base);
@@ -353,7 +455,7 @@ impl StrategyTable {
                 usize::from(c.total.min(21))
             };
             ix.apply(row, up, &mut mask, &mut tc, &mut cached)
-                .unwrap_or_else(|| self.code(c.cards, c.total, c.soft, up, mask))
+                .unwrap_or_else(|| self.unflagged_code(c.cards, c.total, c.soft, up, mask))
         });
         match code {
             HIT => Decision::Hit,
@@ -384,7 +486,7 @@ impl StrategyTable {
                 mask |= Decisions::SPLIT.0;
             }
             let up = usize::from(c.up.value() - 1);
-            if self.code(c.cards, c.total, c.soft, up, usize::from(mask)) == SURRENDER {
+            if self.unflagged_code(c.cards, c.total, c.soft, up, usize::from(mask)) == SURRENDER {
                 return Decision::Surrender;
             }
         }

@@ -296,7 +296,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             let si = self.order[o];
             for k in 0..self.table.cfg.sides.len() {
                 let b = &self.table.cfg.sides[k];
-                let (id, Some(p)) = (b.id, b.progressive) else {
+                let (id, Some(p)) = (&b.id, &b.progressive) else {
                     continue;
                 };
                 if self.spots[usize::from(si)].side_state[k] == SideState::Off
@@ -314,7 +314,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                         to: Account::Meter { id: p.meter },
                         amount: p.increment,
                         at: self.place(si, 0),
-                        bet: BetKind::Side(id),
+                        bet: BetKind::Side(*id),
                         why: Why::MeterIncrement,
                     }));
                 }
@@ -326,12 +326,29 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// Every meter a progressive bet on the felt needs is there.
     fn check_meters<I: Io>(&self, io: &I) -> Result<(), ActionError> {
+        // A bet's meter is looked up once (the first spot betting it): the answer is
+        // the same for every spot, so the first missing meter found is the same too.
+        // The bet is read in place: a copy of it on the stack would be read back (the
+        // meter's id compared) before its stores retire.
+        // The spots are looked at until every progressive bet's meter is checked.
+        let sides = &self.table.cfg.sides;
+        let all = (0..sides.len())
+            .filter(|&k| sides[k].progressive.is_some())
+            .fold(0u32, |m, k| m | 1 << k);
+        let mut checked = 0u32;
         for s in &self.spots {
-            for (k, b) in self.table.cfg.sides.iter().enumerate() {
-                if let (Some(p), SideState::Open) = (b.progressive, s.side_state[k]) {
+            if checked == all {
+                break;
+            }
+            for (k, b) in sides.iter().enumerate() {
+                if checked & (1 << k) != 0 || s.side_state[k] != SideState::Open {
+                    continue;
+                }
+                if let Some(p) = &b.progressive {
                     if io.meter_value(&p.meter).is_none() {
                         return Err(ActionError::MeterMissing { id: p.meter });
                     }
+                    checked |= 1 << k;
                 }
             }
         }

@@ -66,6 +66,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.hole_turned = false;
         self.natural_known = None;
         self.sides_placed = false;
+        self.natural_waits = false;
+        self.third_waits = false;
         self.insured = false;
         self.stage = Stage::Betting;
     }
@@ -598,7 +600,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     #[inline(always)]
     pub(crate) fn spot_card<I: Io>(&mut self, si: u8, card: Card, io: &mut I) {
         let s = usize::from(si);
-        if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+        if !self.third_waits || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
         for k in 0..self.table.cfg.settle_order.len() {
@@ -614,7 +616,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     #[inline(always)]
     pub(crate) fn hand_finished<I: Io>(&mut self, si: u8, io: &mut I) {
         let s = usize::from(si);
-        if !self.sides_placed || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
+        if !self.third_waits || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
         for k in 0..self.table.cfg.settle_order.len() {

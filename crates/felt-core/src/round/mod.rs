@@ -243,6 +243,10 @@ pub struct Round<R> {
     pub(crate) natural_known: Option<bool>,
     /// Whether a side bet was placed this round (if not, no side bet is on the felt).
     pub(crate) sides_placed: bool,
+    /// Whether a side bet waits for the hole card (a line on the dealer's natural).
+    pub(crate) natural_waits: bool,
+    /// Whether a 7s bet was put to wait for its third card this round (two 7s).
+    pub(crate) third_waits: bool,
     /// Whether insurance was placed this round (if not, none is on the felt).
     pub(crate) insured: bool,
     /// The table's hands per spot, kept here: read at every step.
@@ -388,6 +392,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
             hole_turned: false,
             natural_known: None,
             sides_placed: false,
+            natural_waits: false,
+            third_waits: false,
             insured: false,
             max_hands: cfg.max_hands,
             seat_spot,

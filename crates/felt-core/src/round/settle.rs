@@ -17,8 +17,12 @@ pub(crate) fn returned(payout: Payout, stake: Money) -> (Money, i64) {
     let (num, den) = (i64::from(payout.ratio.num), i64::from(payout.ratio.den));
     match stake.0.checked_mul(num) {
         Some(p) if stake.0 >= 0 && den > 0 => {
-            let win = Money(p / den);
-            let rem = p % den;
+            // Most pay lines are x to 1: no division.
+            let (win, rem) = if den == 1 {
+                (Money(p), 0)
+            } else {
+                (Money(p / den), p % den)
+            };
             match payout.basis {
                 crate::money::Basis::To => (stake + win, rem),
                 crate::money::Basis::For => (win, rem),
@@ -457,6 +461,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                         self.settle_side(si, b, Some(up), false, io);
                     } else if needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
                         self.spots[s].side_state[b] = SideState::AwaitThird;
+                        self.third_waits = true;
                     } else {
                         self.settle_side(si, b, None, false, io);
                     }
@@ -471,6 +476,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     };
                     if self.table.cfg.sides[b].line_table.natural_line(&ctx) {
                         self.spots[s].side_state[b] = SideState::AwaitNatural;
+                        self.natural_waits = true;
                         continue;
                     }
                 }
@@ -482,13 +488,16 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The hole card is known: side bets waiting for it settle (LA-1).
     #[inline]
     pub(crate) fn settle_awaiting_natural<I: Io>(&mut self, natural: bool, io: &mut I) {
-        // Only a bet with a line on the dealer's natural ever waits for the hole card.
-        if self.sides_placed && self.table.cfg.any_needs_natural {
+        // Only a bet with a line on the dealer's natural ever waits for the hole card,
+        // and only on the few hands that make that line.
+        if self.natural_waits {
             self.settle_awaiting_natural_placed(natural, io);
         }
     }
 
     fn settle_awaiting_natural_placed<I: Io>(&mut self, natural: bool, io: &mut I) {
+        // Every bet waiting settles here.
+        self.natural_waits = false;
         for k in 0..self.table.cfg.settle_order.len() {
             let b = self.table.cfg.settle_order[k];
             for o in 0..self.order.len() {

@@ -134,8 +134,6 @@ pub(crate) struct Config {
     pub settle_order: Vec<u8>,
     /// Whether any side bet has a progressive meter.
     pub any_progressive: bool,
-    /// Whether any side bet can wait for the hole card (a line needs the dealer's natural).
-    pub any_needs_natural: bool,
 }
 
 /// The totals a two-card hand may double on, as a bit set (bit `t` for total `t`).
@@ -245,7 +243,6 @@ impl Table {
             main: m.limits(),
             blackjack: m.blackjack_payout(),
             any_progressive: sides.iter().any(|b| b.progressive.is_some()),
-            any_needs_natural: sides.iter().any(|b| b.needs_natural),
             sides,
             settle_order,
         };

@@ -1,0 +1,155 @@
+//! The tally's fast paths: which side bet and which pay line a settlement names, and
+//! the sums of a wager whose initial stake is the same every round.
+//!
+//! A settlement names its side bet by id (a 32-byte [`ShortId`]): comparing it with
+//! every id of the table cost more than the rest of the bet's tally. The ids of one
+//! table differ at some byte of their arrays (the length byte, often), so one byte
+//! read from the settlement and one table read give the bet.
+
+use crate::stats::BetAccumulator;
+use felt_core::id::ShortId;
+use felt_core::round::MAX_SIDE_BETS;
+use felt_core::sidebet::HandName;
+
+/// No bet or no line.
+const NONE: u8 = u8::MAX;
+/// Hand names a line table is indexed by (more than there are [`HandName`]s).
+const HANDS: usize = 64;
+
+/// Side bets by id and their lines by hand, for one table.
+#[derive(Debug, Clone)]
+pub(crate) struct SideLookup {
+    ids: Vec<ShortId>,
+    /// A byte of the id array where every id differs, and the bet of each value.
+    by_byte: Option<(usize, Box<[u8; 256]>)>,
+    /// Per bet, the line index of each hand name.
+    lines: [[u8; HANDS]; MAX_SIDE_BETS],
+}
+
+impl SideLookup {
+    /// The lookup of the bets `ids` whose pay tables list `lines` (best first).
+    pub(crate) fn new(ids: &[ShortId], lines: &[Vec<HandName>]) -> SideLookup {
+        let len = ShortId::MAX_LEN + 1;
+        let by_byte = (0..len)
+            .find(|&p| {
+                let mut seen = [false; 256];
+                ids.iter()
+                    .all(|id| !std::mem::replace(&mut seen[usize::from(id.as_array()[p])], true))
+            })
+            .map(|p| {
+                let mut t = Box::new([NONE; 256]);
+                for (b, id) in ids.iter().enumerate() {
+                    t[usize::from(id.as_array()[p])] = b as u8;
+                }
+                (p, t)
+            });
+        let mut by_hand = [[NONE; HANDS]; MAX_SIDE_BETS];
+        for (row, ls) in by_hand.iter_mut().zip(lines) {
+            // The first line of a hand, as a search from the top finds it.
+            for (l, &h) in ls.iter().enumerate().rev() {
+                if let Some(slot) = row.get_mut(h as usize) {
+                    *slot = l as u8;
+                }
+            }
+        }
+        SideLookup {
+            ids: ids.to_vec(),
+            by_byte,
+            lines: by_hand,
+        }
+    }
+
+    /// The index of the bet `id`, one of the table's: only one byte of it is read (a
+    /// whole id read back from the settlement just written waits for its stores), so
+    /// an id of another table that shares the byte would be taken for a bet of this
+    /// one. The tally only sees its own table's settlements.
+    #[inline(always)]
+    pub(crate) fn bet(&self, id: &ShortId) -> Option<usize> {
+        let b = match &self.by_byte {
+            Some((p, t)) => usize::from(t[usize::from(id.as_array()[*p & 31])]),
+            None => return self.ids.iter().position(|x| x == id),
+        };
+        debug_assert!(b == usize::from(NONE) || self.ids.get(b) == Some(id));
+        (b != usize::from(NONE)).then_some(b)
+    }
+
+    /// The index in bet `b`'s pay table of the line paying `hand`.
+    #[inline(always)]
+    pub(crate) fn line(&self, b: usize, hand: HandName) -> Option<usize> {
+        let l = *self.lines.get(b)?.get(hand as usize)?;
+        (l != NONE).then_some(usize::from(l))
+    }
+}
+
+/// A wager's sums while its initial stake is the same every round: the stake's
+/// sums are worked out when folded into a [`BetAccumulator`], the same integers as
+/// recording each round.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct FlatSums {
+    rounds: u64,
+    wagered: i128,
+    net: i128,
+    net_sq: i128,
+}
+
+impl FlatSums {
+    /// One round: everything wagered and the player's net (cents).
+    #[inline(always)]
+    pub(crate) fn record(&mut self, wagered: i64, net: i64) {
+        let n = i128::from(net);
+        self.rounds += 1;
+        self.wagered += i128::from(wagered);
+        self.net += n;
+        self.net_sq += n * n;
+    }
+
+    /// Adds the rounds to `acc`, each with the initial stake `staked`, and clears them.
+    pub(crate) fn fold_into(&mut self, acc: &mut BetAccumulator, staked: i64) {
+        let (r, s) = (i128::from(self.rounds), i128::from(staked));
+        acc.rounds += self.rounds;
+        acc.staked += r * s;
+        acc.wagered += self.wagered;
+        acc.net += self.net;
+        acc.net_sq += self.net_sq;
+        acc.staked_sq += r * s * s;
+        acc.net_staked += self.net * s;
+        *self = FlatSums::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folded_sums_are_the_recorded_ones() {
+        let (mut a, mut b, mut f) = (
+            BetAccumulator::new(0),
+            BetAccumulator::new(0),
+            FlatSums::default(),
+        );
+        for (w, n) in [(500, -500), (1000, 1000), (500, 750), (1500, -1500)] {
+            a.record(500, w, n);
+            f.record(w, n);
+        }
+        f.fold_into(&mut b, 500);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn bets_are_found_by_one_byte_and_checked() {
+        let ids: Vec<ShortId> = ["poker-bonus", "bonus-7s", "lucky-lucky"]
+            .iter()
+            .map(|s| ShortId::new(s).unwrap())
+            .collect();
+        let lines = vec![vec![HandName::Flush, HandName::Straight], vec![], vec![]];
+        let l = SideLookup::new(&ids, &lines);
+        for (b, id) in ids.iter().enumerate() {
+            assert_eq!(l.bet(id), Some(b));
+        }
+        assert_eq!(l.bet(&ShortId::new("nothing").unwrap()), None);
+        assert_eq!(l.line(0, HandName::Straight), Some(1));
+        assert_eq!(l.line(0, HandName::ThreeSevens), None);
+        assert_eq!(l.line(1, HandName::Flush), None);
+    }
+}
