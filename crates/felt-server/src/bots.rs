@@ -26,6 +26,15 @@ const RETRIES: u32 = 120;
 /// The pause between two tries.
 const RETRY_PAUSE: Duration = Duration::from_millis(250);
 
+/// A bot's default pace: nine tenths of the server's default rate limit for one
+/// connection and one account (20 messages a second), so a bot with no think time
+/// never meets the limit.
+pub const DEFAULT_PACE_PER_S: f64 = 18.0;
+
+/// How long a bot waits after the server dropped one of its messages for the rate
+/// limit, before it asks for a fresh view and sends again what the view still asks.
+const RATE_LIMITED_PAUSE: Duration = Duration::from_millis(500);
+
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct BotsConfig {
@@ -47,6 +56,10 @@ pub struct BotsConfig {
     pub keep_frames: bool,
     /// A pause before each bet and decision, as a person takes (zero: none).
     pub think: Duration,
+    /// The most messages a second each bot sends (zero: no pacing), in bursts of at
+    /// most a second's worth: a client stays under the server's rate limit rather
+    /// than have messages dropped ([`DEFAULT_PACE_PER_S`]).
+    pub pace_per_s: f64,
     /// With an operator's wallet (`felt serve --wallet`): the operator's launch link
     /// of each bot, made from its name and table; the bot follows it instead of
     /// registering (`None`: the bots register or log in).
@@ -300,6 +313,12 @@ struct Memory {
     /// What the welcome said does not change at the table (game, limits, hints):
     /// each view is read with it.
     fixed: serde_json::Map<String, Value>,
+    /// The server dropped a message (its rate limit): the next view is answered
+    /// afresh, the bet and decisions it still asks for sent again.
+    resend: bool,
+    /// The pacing bucket: messages that may go now, and when it was last filled.
+    tokens: f64,
+    filled: Option<Instant>,
 }
 
 impl Bot {
@@ -447,20 +466,31 @@ impl Bot {
         mem.bet_id = None;
         mem.bet_in = None;
         let hello = json!({"type": "hello", "version": VERSION, "table": self.table, "last_seq": mem.last_seq});
+        self.pace(mem).await;
         tx.send(Message::text(hello.to_string()))
             .await
             .map_err(|e| e.to_string())?;
         let mut last_progress = Instant::now();
         loop {
+            // Frames that move nothing (a countdown, another player's view) are no
+            // progress either.
+            if last_progress.elapsed() > self.cfg.stall {
+                return Err(format!(
+                    "no progress for {} s at table {}",
+                    self.cfg.stall.as_secs(),
+                    self.table
+                ));
+            }
             let next = tokio::time::timeout(Duration::from_secs(1), rx.next()).await;
             let msg = match next {
                 Err(_) => {
-                    if last_progress.elapsed() > self.cfg.stall {
-                        return Err(format!(
-                            "no progress for {} s at table {}",
-                            self.cfg.stall.as_secs(),
-                            self.table
-                        ));
+                    if mem.resend {
+                        // The fresh view asked for after a dropped message has not
+                        // come: the ask may have been dropped too.
+                        self.pace(mem).await;
+                        tx.send(Message::text(json!({"type": "sync"}).to_string()))
+                            .await
+                            .map_err(|e| e.to_string())?;
                     }
                     continue;
                 }
@@ -490,6 +520,7 @@ impl Bot {
                     }
                     mem.seated = v["seat"].is_u64();
                     if !mem.seated {
+                        self.pace(mem).await;
                         tx.send(Message::text(json!({"type": "sit"}).to_string()))
                             .await
                             .map_err(|e| e.to_string())?;
@@ -506,6 +537,20 @@ impl Bot {
                     drop(g);
                     if code == "table-closed" || code == "away" {
                         return Ok(false);
+                    }
+                    if code == "rate-limited" {
+                        // A message was dropped, unknown which: wait, then ask for
+                        // the table as it stands and answer it again.
+                        tokio::time::sleep(RATE_LIMITED_PAUSE).await;
+                        mem.resend = true;
+                        mem.sent.clear();
+                        mem.pending.clear();
+                        mem.bet_id = None;
+                        self.pace(mem).await;
+                        tx.send(Message::text(json!({"type": "sync"}).to_string()))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                        continue;
                     }
                     // A bet refused because the round was set up again (someone sat
                     // down): bet again in the round the next view shows.
@@ -585,9 +630,11 @@ impl Bot {
             // The bet is in (or betting is over): a new one may go in the next round.
             mem.bet_id = None;
         }
+        // After a dropped message the bet is sent again if the view shows none.
+        let rebet = std::mem::take(&mut mem.resend) && !has_bet;
         if v["you"]["may_bet"] == true && mem.rounds < self.cfg.rounds && mem.bet_id.is_none() {
             if let Some(r) = round {
-                if mem.bet_in != Some(r) {
+                if mem.bet_in != Some(r) || rebet {
                     let mut side = serde_json::Map::new();
                     for b in v["limits"]["side_bets"].as_array().into_iter().flatten() {
                         if let (Some(id), Some(min)) = (b["id"].as_str(), b["min"].as_str()) {
@@ -672,12 +719,36 @@ impl Bot {
         if !self.cfg.think.is_zero() {
             tokio::time::sleep(self.cfg.think).await;
         }
+        self.pace(mem).await;
         tx.send(Message::text(m.to_string()))
             .await
             .map_err(|e| e.to_string())?;
         mem.pending.push((id, Instant::now()));
         self.tally.lock().await.actions += 1;
         Ok(())
+    }
+
+    /// Waits until the bot's pace lets one more message go, and takes its token.
+    async fn pace(&self, mem: &mut Memory) {
+        let rate = self.cfg.pace_per_s;
+        if rate <= 0.0 {
+            return;
+        }
+        // A second's worth of messages at most at once (at least one).
+        let burst = rate.max(1.0);
+        let now = Instant::now();
+        let since = mem
+            .filled
+            .map_or(burst, |f| now.duration_since(f).as_secs_f64() * rate);
+        mem.tokens = (mem.tokens + since).min(burst);
+        mem.filled = Some(now);
+        if mem.tokens < 1.0 {
+            let wait = Duration::from_secs_f64((1.0 - mem.tokens) / rate);
+            tokio::time::sleep(wait).await;
+            mem.tokens = 1.0;
+            mem.filled = Some(Instant::now());
+        }
+        mem.tokens -= 1.0;
     }
 
     /// The basic strategy's play among the choices offered.

@@ -108,6 +108,7 @@ async fn play(url: &str, players: usize, rounds: u64) {
         stall: Duration::from_secs(60),
         keep_frames: false,
         think: Duration::from_millis(20),
+        pace_per_s: bots::DEFAULT_PACE_PER_S,
         launch: None,
     };
     let report = bots::run(cfg).await.unwrap();

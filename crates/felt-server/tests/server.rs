@@ -52,6 +52,7 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         stall: Duration::from_secs(60),
         keep_frames: true,
         think: Duration::ZERO,
+        pace_per_s: bots::DEFAULT_PACE_PER_S,
         launch: None,
     };
     let report = bots::run(cfg).await.unwrap();
@@ -143,4 +144,60 @@ async fn every_game_plays_through_the_protocol_no_frame_holds_a_hidden_card_and_
         checked > 20,
         "only {checked} frames with a hole card face down"
     );
+}
+
+/// Bots as fast as they decide at a server that lets a connection send three
+/// messages a second, on a table whose timers are a minute long.
+fn rate_limited_bots(pace_per_s: f64) -> BotsConfig {
+    BotsConfig {
+        servers: Vec::new(),
+        tables: 1,
+        players: 2,
+        rounds: 4,
+        prefix: format!("paced{}", pace_per_s as u32),
+        // Far below the table's timers: a bot waiting on a dropped message stalls.
+        stall: Duration::from_secs(20),
+        keep_frames: false,
+        think: Duration::ZERO,
+        pace_per_s,
+        launch: None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_whose_message_the_rate_limit_dropped_sends_again_what_the_table_still_asks_and_a_paced_bot_meets_no_limit(
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let tables = "[[table]]\nname = \"slow\"\ngame = \"classic\"\nbetting_secs = 60\ndecision_secs = 60\npause_ms = 0\n";
+    let settings = felt_server::app::Settings {
+        rate_per_s: 3.0,
+        burst: 3.0,
+        ..Default::default()
+    };
+    let server = common::start_with(dir, db, tables, settings).await;
+    // Unpaced: messages are dropped, and every bot still plays its rounds.
+    let mut cfg = rate_limited_bots(0.0);
+    cfg.servers = vec![server.url.clone()];
+    let report = bots::run(cfg).await.unwrap();
+    assert_eq!(report.errors, 0, "{:?}", report.error_messages);
+    // A bot left waiting on a dropped message stalls and connects again.
+    assert_eq!(report.reconnects, 0);
+    assert_eq!(report.rounds, 2 * 4);
+    assert!(
+        report
+            .refusal_codes
+            .get("rate-limited")
+            .is_some_and(|&n| n >= 1),
+        "the limit was never met: {:?}",
+        report.refusal_codes
+    );
+    // Paced below the limit: nothing is dropped.
+    let mut cfg = rate_limited_bots(2.5);
+    cfg.servers = vec![server.url.clone()];
+    let report = bots::run(cfg).await.unwrap();
+    assert_eq!(report.errors, 0, "{:?}", report.error_messages);
+    assert_eq!(report.rounds, 2 * 4);
+    assert_eq!(report.refusals, 0, "{:?}", report.refusal_examples);
+    server.stop().await;
 }

@@ -187,6 +187,7 @@ fn start_bots(
         stall: Duration::from_secs(90),
         keep_frames: false,
         think: Duration::ZERO,
+        pace_per_s: bots::DEFAULT_PACE_PER_S,
         launch: None,
     };
     rt.spawn(bots::run(cfg))

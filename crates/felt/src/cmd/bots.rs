@@ -33,6 +33,11 @@ pub struct Args {
     /// the latency measured starts when the action is sent).
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
+    /// The most messages a second each bot sends (0: as fast as it decides). The
+    /// default keeps under the server's default rate limit (20 a second per
+    /// connection and per account), which drops what passes it.
+    #[arg(long, default_value_t = bots::DEFAULT_PACE_PER_S)]
+    pub pace: f64,
     /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +75,10 @@ pub fn run(a: &Args) -> Result<()> {
         (1..=7).contains(&a.players),
         "--players is bots per table: 1 to 7"
     );
+    anyhow::ensure!(
+        a.pace.is_finite() && a.pace >= 0.0,
+        "--pace is messages a second: 0 or more"
+    );
     for s in &a.server {
         anyhow::ensure!(
             s.starts_with("http://") || s.starts_with("https://"),
@@ -89,6 +98,7 @@ pub fn run(a: &Args) -> Result<()> {
         stall: Duration::from_secs(a.stall_secs),
         keep_frames: false,
         think: Duration::from_millis(a.think_ms),
+        pace_per_s: a.pace,
         launch: None,
     };
     if let Some(db) = &a.operator_demo_db {
