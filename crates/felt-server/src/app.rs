@@ -58,6 +58,8 @@ pub struct Settings {
     pub top_up: crate::topup::TopUp,
     /// Reality checks, the help line and a session's longest life.
     pub protection: crate::session_info::Protection,
+    /// How many requests, and changes, one session may make a minute.
+    pub session_rate: crate::session_rate::SessionRate,
 }
 
 impl Default for Settings {
@@ -79,6 +81,7 @@ impl Default for Settings {
             trusted_proxies: Vec::new(),
             top_up: Default::default(),
             protection: Default::default(),
+            session_rate: Default::default(),
         }
     }
 }
@@ -536,6 +539,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// ([`crate::origin`]), bodies up to [`MAX_BODY`].
 pub fn router(state: Shared) -> Router {
     let public_url = state.hosting.url.clone();
+    let session_rate = crate::session_rate::Counters::new(state.settings.session_rate);
     Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
@@ -590,6 +594,10 @@ pub fn router(state: Shared) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             crate::wallet::launch::intercept,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            session_rate,
+            crate::session_rate::check,
         ))
         .layer(axum::middleware::from_fn_with_state(
             public_url,

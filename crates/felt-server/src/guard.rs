@@ -75,21 +75,22 @@ impl From<IpAddr> for AddressKey {
     }
 }
 
-/// Counts per address in a fixed window from each address's first count, remembering
-/// at most `cap` addresses. Windows start in time order, so they also end in that order:
-/// a queue of starts finds the ended ones (and the oldest, when full) at its front.
+/// Counts per key (an address, a session) in a fixed window from each key's first
+/// count, remembering at most `cap` keys. Windows start in time order, so they also end
+/// in that order: a queue of starts finds the ended ones (and the oldest, when full) at
+/// its front.
 #[derive(Debug)]
-pub struct Window {
+pub struct Window<K = AddressKey> {
     limit: u32,
     span: Duration,
     cap: usize,
-    counts: HashMap<AddressKey, (u32, Instant)>,
-    starts: VecDeque<(AddressKey, Instant)>,
+    counts: HashMap<K, (u32, Instant)>,
+    starts: VecDeque<(K, Instant)>,
 }
 
-impl Window {
-    /// At most `limit` counts per address in `span`, for at most `cap` addresses.
-    pub fn new(limit: u32, span: Duration, cap: usize) -> Window {
+impl<K: Copy + Eq + std::hash::Hash> Window<K> {
+    /// At most `limit` counts per key in `span`, for at most `cap` keys.
+    pub fn new(limit: u32, span: Duration, cap: usize) -> Window<K> {
         Window {
             limit,
             span,
@@ -101,7 +102,7 @@ impl Window {
 
     /// Counts one for `key` at `now`; refused (with how long until its window ends)
     /// when it has had its `limit`.
-    pub fn take(&mut self, key: AddressKey, now: Instant) -> Result<(), Duration> {
+    pub fn take(&mut self, key: K, now: Instant) -> Result<(), Duration> {
         self.forget(now);
         if let Some((n, start)) = self.counts.get_mut(&key) {
             if *n >= self.limit {
@@ -122,7 +123,7 @@ impl Window {
     }
 
     /// Takes back one count of `key` (an attempt that turned out not to count).
-    pub fn give_back(&mut self, key: AddressKey) {
+    pub fn give_back(&mut self, key: K) {
         if let Some((n, _)) = self.counts.get_mut(&key) {
             *n = n.saturating_sub(1);
         }

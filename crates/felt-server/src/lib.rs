@@ -51,6 +51,7 @@ pub mod relay;
 pub mod render;
 pub mod session_end;
 pub mod session_info;
+pub mod session_rate;
 pub mod sockets;
 pub mod table;
 pub mod test_shoes;

@@ -908,3 +908,57 @@ async fn a_log_in_six_months_after_the_last_review_asks_for_one_and_keeping_or_c
     assert_eq!(status, 401);
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_changing_its_limits_past_its_rate_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("felt.db");
+    let settings = Settings {
+        session_rate: felt_server::session_rate::SessionRate {
+            requests_per_min: 100,
+            writes_per_min: 3,
+            max_sessions: 100,
+        },
+        ..Settings::default()
+    };
+    let server = common::start_with(dir, db, TABLES, settings).await;
+    let url = &server.url;
+    let (ann, bob) = (register(url, "ann").await, register(url, "bob").await);
+    let wager = |amount: &str| json!([{"kind": "wager", "period": "day", "amount": amount}]);
+    // Decreases apply at once: each is written.
+    for amount in ["50.00", "40.00", "30.00"] {
+        let (status, page) = put_limits(url, &ann, wager(amount)).await;
+        assert_eq!(status, 200, "{page}");
+    }
+    let r = reqwest::Client::new()
+        .put(format!("{url}/api/limits"))
+        .header("cookie", &ann)
+        .json(&json!({ "limits": wager("20.00") }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 429);
+    let wait: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "rate-limited", "{v}");
+    // Nothing was written, reading still goes, another player is not slowed.
+    let page = get_json(&format!("{url}/api/limits"), &ann).await;
+    assert_eq!(limit(&page, "wager", "day")["amount"], "30.00", "{page}");
+    let (status, page) = put_limits(url, &bob, wager("20.00")).await;
+    assert_eq!(status, 200, "{page}");
+    // A log-out is never refused.
+    let r = reqwest::Client::new()
+        .post(format!("{url}/api/logout"))
+        .header("cookie", &ann)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    server.stop().await;
+}
