@@ -41,7 +41,8 @@
 //! player hands with precomputed hit links, no allocation in the loops.
 //! Split hands are valued only where a split hand can actually arrive
 //! (hits and doubles of either strategy). A full six-deck analysis needs
-//! about 19,500 dealer evaluations.
+//! about 20,400 dealer evaluations (CDZ-), one pair's split removals
+//! memoised at a time.
 
 // The numeric kernels index several parallel per-card arrays with one
 // loop variable; iterator chains would hide that.
