@@ -37,8 +37,9 @@
 //! `u64` key, FxHash map) and computed for all ten up cards at once by
 //! summing over the ~1,700 final dealer compositions with precomputed order
 //! multipliers, sixteen removals at a time (vectorised lanes, AVX2 or
-//! AVX-512 chosen at run time) through a product trie; player values are swept over a static index of the ~3,000
-//! player hands with precomputed hit links, no allocation in the loops.
+//! AVX-512 chosen at run time) through a product trie; player values are
+//! swept over a static index of the ~3,000 player hands with precomputed
+//! hit links, no allocation in the loops.
 //! Split hands are valued only where a split hand can actually arrive
 //! (hits and doubles of either strategy). A full six-deck analysis needs
 //! about 20,400 dealer evaluations (CDZ-), one pair's split removals
