@@ -53,7 +53,9 @@ pub struct MainGameAnalysis {
     /// on the dealer natural; index `[pair - 1][up - 1]`, `None` where the
     /// pair cannot be split.
     pub split_cd: [[Option<f64>; 10]; 10],
-    /// Distinct removed-card sets whose dealer probabilities were computed.
+    /// Removed-card sets whose dealer probabilities were computed (one pair's
+    /// split removals are forgotten before the next pair's, so a set needed by
+    /// two pairs counts twice).
     pub dealer_evaluations: usize,
     /// Most hands a pair is split into in this analysis: the rules' limit,
     /// or fewer where the shoe cannot deal that many hands to the end (a
@@ -136,7 +138,9 @@ pub(crate) fn compute_counts(
     let mut split_bs = [[None; 10]; 10];
     let mut split_m2 = [[None; 10]; 10];
     let mut g = GroupScratch::new(hx.len());
+    let unsplit = e.cache_mark();
     for p in 0..10 {
+        e.forget_since(unsplit);
         let m = e.r.max_hands[p];
         if m < 2 || e.shoe[p] < 2.0 {
             continue;

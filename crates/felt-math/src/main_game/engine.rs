@@ -141,6 +141,10 @@ pub(crate) struct Engine {
     dt: &'static DealerTable,
     cache_map: FxHashMap<u64, u32>,
     cache: Vec<[UpProbs; 10]>,
+    /// The packed removal of each entry of `cache`, in the same order.
+    cache_keys: Vec<u64>,
+    /// Dealer evaluations computed, forgotten ones included.
+    computed: usize,
     /// Unsplit values, `hand * 10 + up`.
     pub stand: Vec<f64>,
     pub hit: Vec<f64>,
@@ -168,6 +172,8 @@ impl Engine {
             hx,
             cache_map: FxHashMap::default(),
             cache: Vec::new(),
+            cache_keys: Vec::new(),
+            computed: 0,
             stand: vec![0.0; len],
             hit: vec![0.0; len],
             dbl: vec![0.0; len],
@@ -181,16 +187,34 @@ impl Engine {
     }
 
     /// Reserves room for the dealer probabilities of an analysis with up to
-    /// `hands` split hands.
+    /// `hands` split hands, one pair's at a time (see [`Engine::forget_since`]).
     pub(crate) fn reserve(&mut self, hands: u32) {
-        let n = 4096 + 6000 * split::levels(hands.max(2));
+        let n = self.hx.len() + 1000 * split::levels(hands.max(2));
         self.cache.reserve(n);
+        self.cache_keys.reserve(n);
         self.cache_map.reserve(n);
     }
 
-    /// Number of distinct removals whose dealer probabilities were computed.
+    /// Number of removals whose dealer probabilities were computed (a removal
+    /// forgotten and needed again counts twice).
     pub(crate) fn dealer_evaluations(&self) -> usize {
+        self.computed
+    }
+
+    /// A mark of the dealer probabilities memoised so far.
+    pub(crate) fn cache_mark(&self) -> usize {
         self.cache.len()
+    }
+
+    /// Forgets the dealer probabilities memoised since `mark`: one pair's
+    /// split removals are rarely another's, and reusing their memory keeps
+    /// the analysis within a few megabytes (fresh pages cost more than the
+    /// few evaluations done again).
+    pub(crate) fn forget_since(&mut self, mark: usize) {
+        for key in self.cache_keys.drain(mark.min(self.cache_keys.len())..) {
+            self.cache_map.remove(&key);
+        }
+        self.cache.truncate(mark);
     }
 
     /// Indices of the memoised dealer probabilities (all up cards) for the
@@ -205,6 +229,7 @@ impl Engine {
             }
             let i = (self.cache.len() + pending.len()) as u32;
             self.cache_map.insert(key, i);
+            self.cache_keys.push(key);
             idx.push(i);
             let mut n = self.shoe;
             for (r, c) in n.iter_mut().enumerate() {
@@ -212,10 +237,14 @@ impl Engine {
             }
             pending.push(n);
         }
-        let mut out = [[[0.0; 7]; 10]; dealer::LANES];
-        for chunk in pending.chunks(dealer::LANES) {
-            self.dt.eval_batch(chunk, &mut out);
-            self.cache.extend_from_slice(&out[..chunk.len()]);
+        self.computed += pending.len();
+        let start = self.cache.len();
+        self.cache.resize(start + pending.len(), [[0.0; 7]; 10]);
+        for (chunk, out) in pending
+            .chunks(dealer::LANES)
+            .zip(self.cache[start..].chunks_mut(dealer::LANES))
+        {
+            self.dt.eval_batch(chunk, out);
         }
         idx
     }
@@ -854,4 +883,48 @@ struct SplitTerm {
     p: f64,
     pbj: f64,
     hands_bj: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::main_game::rules::MainGameRules;
+
+    fn engine() -> Engine {
+        let prep = Prepared::new(&MainGameRules::default()).unwrap();
+        let mut shoe = [24.0; 10];
+        shoe[9] = 96.0;
+        Engine::new(prep, shoe, 24.0)
+    }
+
+    #[test]
+    fn forgotten_dealer_probabilities_are_computed_again_alike_in_the_same_memory() {
+        let mut e = engine();
+        let kept = [2 * key_unit(7), key_unit(0) + key_unit(9)];
+        let first = e.ensure(&kept);
+        let mark = e.cache_mark();
+        let dropped = [3 * key_unit(7) + key_unit(2), 4 * key_unit(7)];
+        let before: Vec<_> = e
+            .ensure(&dropped)
+            .iter()
+            .map(|&i| e.cache[i as usize])
+            .collect();
+        let room = e.cache.capacity();
+        e.forget_since(mark);
+        assert_eq!(e.cache_mark(), mark);
+        assert_eq!(e.ensure(&kept), first, "kept entries are still found");
+        assert_eq!(e.dealer_evaluations(), 4, "nothing kept was computed again");
+        let again: Vec<_> = e
+            .ensure(&dropped)
+            .iter()
+            .map(|&i| e.cache[i as usize])
+            .collect();
+        assert_eq!(again, before);
+        assert_eq!(
+            e.dealer_evaluations(),
+            6,
+            "the forgotten ones were computed again"
+        );
+        assert_eq!(e.cache.capacity(), room, "in the memory they had");
+    }
 }
