@@ -191,6 +191,21 @@ pub struct DecisionContext<'a> {
     pub legal: Legal,
 }
 
+/// What decides on the automated path ([`Round::play_auto`]): any
+/// `FnMut(&DecisionContext) -> Decision`, or a type of its own, whose `decide` may be
+/// marked to be inlined into the engine's round (a closure cannot be).
+pub trait Strategy {
+    /// The decision for the situation `c` presents.
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision;
+}
+
+impl<F: FnMut(&DecisionContext<'_>) -> Decision> Strategy for F {
+    #[inline(always)]
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision {
+        self(c)
+    }
+}
+
 pub(crate) trait Io {
     fn emit(&mut self, e: Event);
     fn meter_value(&self, id: &MeterId) -> Option<Money>;
@@ -496,7 +511,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         sink: &mut S,
     ) -> Result<(), ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
         M: Meters + ?Sized,
         S: EventSink + ?Sized,
     {
