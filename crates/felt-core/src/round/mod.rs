@@ -208,6 +208,8 @@ impl<F: FnMut(&DecisionContext<'_>) -> Decision> Strategy for F {
 
 pub(crate) trait Io {
     fn emit(&mut self, e: Event);
+    /// Side bet `bet` (its index in the table's side bets) settled.
+    fn emit_side(&mut self, bet: usize, s: Settlement);
     fn meter_value(&self, id: &MeterId) -> Option<Money>;
     fn contribute(&mut self, id: &MeterId, amount: Money) -> Option<MeterChange>;
     fn award(&mut self, id: &MeterId, percent: u8) -> Option<(Money, MeterChange)>;
@@ -223,6 +225,10 @@ impl<M: Meters + ?Sized, S: EventSink + ?Sized> Io for IoImpl<'_, M, S> {
     #[inline(always)]
     fn emit(&mut self, e: Event) {
         self.s.event(&e)
+    }
+    #[inline(always)]
+    fn emit_side(&mut self, bet: usize, s: Settlement) {
+        self.s.side_settled(bet, &s)
     }
     fn meter_value(&self, id: &MeterId) -> Option<Money> {
         self.m.value(id)
