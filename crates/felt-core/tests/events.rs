@@ -468,3 +468,80 @@ fn c_11_changing_the_hole_card_a_face_down_burn_or_the_undealt_cards_changes_no_
     assert!(compared_views > 300, "{compared_views}");
     assert!(hidden_differences > 300, "{hidden_differences}");
 }
+
+/// Keeps every event, and apart the side-bet settlements told with their bet's index.
+#[derive(Default)]
+struct IndexedSides {
+    events: Vec<Event>,
+    indexed: Vec<(usize, felt_core::round::Settlement)>,
+}
+
+impl felt_core::round::EventSink for IndexedSides {
+    fn event(&mut self, e: &Event) {
+        self.events.push(*e);
+    }
+
+    fn side_settled(&mut self, bet: usize, s: &felt_core::round::Settlement) {
+        self.indexed.push((bet, *s));
+        self.events.push(Event::Settled(*s));
+    }
+}
+
+/// `rounds` automated rounds, every bet on every spot of three seats, into `sink`.
+fn play_every_bet<S: felt_core::round::EventSink>(table: &Table, rounds: usize, sink: &mut S) {
+    let mut round = table
+        .round(
+            table.new_shoe(),
+            ChaCha8Rng::seed_from_u64(5),
+            &[Money(1_000_000_000_000); 3],
+        )
+        .unwrap();
+    let mut meters = MemoryMeters::for_table(table);
+    let mut stand = |c: &felt_core::DecisionContext<'_>| {
+        if c.legal.decisions.contains(Decisions::DECLINE) {
+            felt_core::Decision::Decline
+        } else if c.total < 17 && c.legal.decisions.contains(Decisions::HIT) {
+            felt_core::Decision::Hit
+        } else {
+            felt_core::Decision::Stand
+        }
+    };
+    for _ in 0..rounds {
+        round.begin(sink).unwrap();
+        common::bet_every_spot(&mut round, &mut meters, sink, 3);
+        round.play_auto(&mut stand, &mut meters, sink).unwrap();
+    }
+}
+
+/// A side bet's settlement reaches a sink with the index of its bet in the table's side
+/// bets (the simulator's tally reads it instead of finding the bet by id), and a sink
+/// that does not ask for the index gets the same settlement, in the same place, as an
+/// ordinary event.
+#[test]
+fn side_settlements_carry_their_bets_index() {
+    for game in presets::names() {
+        let table = Table::new(&preset(game)).unwrap();
+        let bets = table.side_bets();
+        if bets.is_empty() {
+            continue;
+        }
+        let mut indexed = IndexedSides::default();
+        play_every_bet(&table, 300, &mut indexed);
+        let mut plain: Vec<Event> = Vec::new();
+        play_every_bet(&table, 300, &mut plain);
+        assert_eq!(indexed.events, plain, "{game}: the same events either way");
+        for (b, s) in &indexed.indexed {
+            assert_eq!(
+                s.bet,
+                felt_core::round::BetKind::Side(bets[*b].id),
+                "{game}: index {b} names its bet"
+            );
+        }
+        for b in 0..bets.len() {
+            assert!(
+                indexed.indexed.iter().any(|(i, _)| *i == b),
+                "{game}: bet {b} settled with its index"
+            );
+        }
+    }
+}

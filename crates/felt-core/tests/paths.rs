@@ -3,21 +3,34 @@
 //! the chance steps run by the round (what `felt play` does), and every chance step
 //! taken by hand ([`Round::set_auto`]`(false)` and [`Round::advance`]). Any shortcut
 //! of the automated path that changed a card, a decision offered or a settlement
-//! would show here (C-11).
+//! would show here (C-11). A strategy given as a type of its own ([`Strategy`])
+//! plays as the same strategy given as a closure.
 
 mod common;
 
 use common::{bet_every_spot, random_legal};
 use felt_core::round::Turn;
-use felt_core::{presets, Action, Event, MemoryMeters, Money, Table};
+use felt_core::{
+    presets, Action, Decision, DecisionContext, Event, MemoryMeters, Money, Strategy, Table,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Drive {
     Auto,
+    AutoTyped,
     PerAction,
     Stepped,
+}
+
+/// The random legal decision, as a type of its own.
+struct RandomLegal<'a>(&'a mut ChaCha8Rng);
+
+impl Strategy for RandomLegal<'_> {
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision {
+        random_legal(&c.legal, self.0)
+    }
 }
 
 /// `rounds` rounds of `game`, 3 seats, every spot and side bet, driven as `drive`.
@@ -43,6 +56,12 @@ fn log(game: &str, seed: u64, rounds: usize, drive: Drive) -> String {
             Drive::Auto => {
                 let mut strategy =
                     |c: &felt_core::DecisionContext<'_>| random_legal(&c.legal, &mut decide);
+                round
+                    .play_auto(&mut strategy, &mut meters, &mut ev)
+                    .unwrap();
+            }
+            Drive::AutoTyped => {
+                let mut strategy = RandomLegal(&mut decide);
                 round
                     .play_auto(&mut strategy, &mut meters, &mut ev)
                     .unwrap();
@@ -86,5 +105,10 @@ fn c_11_automated_per_action_and_stepped_rounds_give_the_same_log() {
             "{game}: per action"
         );
         assert_eq!(auto, log(game, 11, 1500, Drive::Stepped), "{game}: stepped");
+        assert_eq!(
+            auto,
+            log(game, 11, 1500, Drive::AutoTyped),
+            "{game}: a strategy type"
+        );
     }
 }

@@ -42,7 +42,7 @@ use crate::strategy::StrategyTable;
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
-use felt_core::{Action, Decision, DecisionContext, Event, EventSink};
+use felt_core::{Action, Decision, DecisionContext, Event, EventSink, Strategy};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -455,12 +455,32 @@ struct Indexed<'a> {
 }
 
 impl Indexed<'_> {
-    /// Out of line, with one argument besides the context: the decision closure that
-    /// calls it stays small.
+    /// Out of line, with one argument besides the context: the counter's decision
+    /// ([`CounterStrategy`]), inlined into the round, stays small.
     #[inline(never)]
     fn decide(&self, c: &DecisionContext<'_>) -> Decision {
         self.strategy
             .decide_indexed(c, self.indices, || self.cells.true_count(self.counter))
+    }
+}
+
+/// The table's decisions with the counter at seat 1: the flagged table's code, and
+/// the index plays where it is flagged and the counter plays.
+struct CounterStrategy<'a> {
+    /// The strategy flagged where the counter's index plays may apply.
+    strategy: &'a StrategyTable,
+    indexed: Indexed<'a>,
+    playing: &'a Cell<bool>,
+}
+
+impl Strategy for CounterStrategy<'_> {
+    /// Inlined into the engine's round (a closure there was not): the context is then
+    /// read from registers, not from the memory it was just written to.
+    #[inline(always)]
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision {
+        self.strategy
+            .decide_unless_indexed(c, c.at.seat == 0 && self.playing.get())
+            .unwrap_or_else(|| self.indexed.decide(c))
     }
 }
 
@@ -494,10 +514,10 @@ pub(crate) fn run_chunk(
         cells: &cells,
         counter,
     };
-    let mut decide = |c: &DecisionContext<'_>| {
-        strategy
-            .decide_unless_indexed(c, c.at.seat == 0 && playing.get())
-            .unwrap_or_else(|| indexed.decide(c))
+    let mut decide = CounterStrategy {
+        strategy,
+        indexed,
+        playing: &playing,
     };
     let nsides = plan.sides.len();
     let spots = i64::from(plan.spots);

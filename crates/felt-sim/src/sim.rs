@@ -485,21 +485,29 @@ impl Tally {
                 self.outcomes[outcome_index(s.outcome)] += 1;
             }
             BetKind::Side(id) => {
-                let Some(b) = self.lookup.bet(id) else {
-                    return;
-                };
-                self.side_net[b] += net;
-                match (s.outcome, s.line) {
-                    (Outcome::Win, Some(h)) => {
-                        if let Some(l) = self.lookup.line(b, h) {
-                            self.sides[b].hit(l);
-                        }
-                    }
-                    (Outcome::Lose, _) => self.side_loses[b] += 1,
-                    _ => {}
+                if let Some(b) = self.lookup.bet(id) {
+                    self.side_settled(b, s);
                 }
             }
             // Insurance is never taken; doubles and splits settle with their hand.
+            _ => {}
+        }
+    }
+
+    /// Side bet `b` (the table's index) settled.
+    #[inline(always)]
+    pub(crate) fn side_settled(&mut self, b: usize, s: &Settlement) {
+        let Some(net) = self.side_net.get_mut(b) else {
+            return;
+        };
+        *net += s.returned.0 - s.stake.0;
+        match (s.outcome, s.line) {
+            (Outcome::Win, Some(h)) => {
+                if let Some(l) = self.lookup.line(b, h) {
+                    self.sides[b].hit(l);
+                }
+            }
+            (Outcome::Lose, _) => self.side_loses[b] += 1,
             _ => {}
         }
     }
@@ -582,6 +590,11 @@ impl EventSink for Tally {
             Event::Voided => self.voided += 1,
             _ => {}
         }
+    }
+
+    #[inline(always)]
+    fn side_settled(&mut self, b: usize, s: &Settlement) {
+        Tally::side_settled(self, b, s)
     }
 }
 

@@ -5,10 +5,10 @@
 //! [`Round::decide_with`]), in the same order, so the log is the same byte for byte
 //! (`tests/paths.rs`). Early surrender goes back to the general course.
 
-use super::action::{ActionError, Decision};
+use super::action::ActionError;
 use super::event::Event;
 use super::flow::PlayState;
-use super::{DecisionContext, Io, Round, Stage, Status};
+use super::{Io, Round, Stage, Status, Strategy};
 use rand_core::{CryptoRng, RngCore};
 
 impl<R: RngCore + CryptoRng> Round<R> {
@@ -21,7 +21,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io: &mut I,
     ) -> Result<bool, ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
     {
         self.deal_initial_rest(0, io);
         if !matches!(self.stage, Stage::SideBets) {
@@ -75,14 +75,14 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// course offers them); then the peek is next.
     fn auto_insurance<F, I: Io>(&mut self, strategy: &mut F, io: &mut I) -> Result<(), ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
     {
         for o in 0..self.order.len() as u8 {
             self.stage = Stage::Insurance(o);
             if let Some(legal) = self.legal_insurance(o) {
                 let si = self.order[usize::from(o)];
                 let ctx = self.context(si, 0, super::Phase::Insurance, legal);
-                let (seat, d) = (ctx.at.seat, strategy(&ctx));
+                let (seat, d) = (ctx.at.seat, strategy.decide(&ctx));
                 self.decide_with(seat, d, legal, io)?;
             }
         }
@@ -100,7 +100,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io: &mut I,
     ) -> Result<(), ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
     {
         loop {
             match self.play_state(o, h) {
@@ -142,13 +142,13 @@ impl<R: RngCore + CryptoRng> Round<R> {
         io: &mut I,
     ) -> Result<(), ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
     {
         let legal = self.legal_play(o, h);
         let si = self.order[usize::from(o)];
         let ctx = self.context(si, h, super::Phase::PlayerTurns, legal);
         let (seat, at) = (ctx.at.seat, ctx.at);
-        let d = strategy(&ctx);
+        let d = strategy.decide(&ctx);
         if legal.decisions.allows(d) && self.check_amount(seat, d, &legal).is_ok() {
             // Offered, with an allowed amount: what `decide_with` would apply.
             io.emit(Event::Decided { at, decision: d });

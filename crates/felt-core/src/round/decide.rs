@@ -8,7 +8,7 @@ use super::action::{
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
 use super::{
-    DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status, MAX_BALANCE,
+    DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status, Strategy, MAX_BALANCE,
 };
 use crate::card::Rank;
 use crate::money::{Money, Payout};
@@ -544,7 +544,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Asks the strategy for the decision now due: `(seat, decision)`.
     pub(crate) fn ask<F>(&self, strategy: &mut F) -> Option<(u8, Decision, Legal)>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
     {
         let legal = self.legal_now();
         let Turn::Seat { seat, spot, hand } = legal.turn else {
@@ -552,7 +552,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         };
         let si = seat * self.table.cfg.spots + spot;
         let ctx = self.context(si, hand, self.phase(), legal);
-        Some((seat, strategy(&ctx), legal))
+        Some((seat, strategy.decide(&ctx), legal))
     }
 
     /// What the strategy sees of hand `h` of spot `si`.

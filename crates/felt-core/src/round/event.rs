@@ -13,6 +13,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub trait EventSink {
     /// One event.
     fn event(&mut self, e: &Event);
+
+    /// A side bet settled: `bet` is its index in the table's side bets (the order of
+    /// the rules file), so a sink keeping sums per bet need not find it by id. By
+    /// default the same as [`Event::Settled`].
+    #[inline(always)]
+    fn side_settled(&mut self, bet: usize, s: &Settlement) {
+        let _ = bet;
+        self.event(&Event::Settled(*s))
+    }
 }
 
 /// Keeps every event.
@@ -44,6 +53,11 @@ impl<T: EventSink + ?Sized> EventSink for &mut T {
     #[inline(always)]
     fn event(&mut self, e: &Event) {
         (**self).event(e)
+    }
+
+    #[inline(always)]
+    fn side_settled(&mut self, bet: usize, s: &Settlement) {
+        (**self).side_settled(bet, s)
     }
 }
 

@@ -191,8 +191,25 @@ pub struct DecisionContext<'a> {
     pub legal: Legal,
 }
 
+/// What decides on the automated path ([`Round::play_auto`]): any
+/// `FnMut(&DecisionContext) -> Decision`, or a type of its own, whose `decide` may be
+/// marked to be inlined into the engine's round (a closure cannot be).
+pub trait Strategy {
+    /// The decision for the situation `c` presents.
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision;
+}
+
+impl<F: FnMut(&DecisionContext<'_>) -> Decision> Strategy for F {
+    #[inline(always)]
+    fn decide(&mut self, c: &DecisionContext<'_>) -> Decision {
+        self(c)
+    }
+}
+
 pub(crate) trait Io {
     fn emit(&mut self, e: Event);
+    /// Side bet `bet` (its index in the table's side bets) settled.
+    fn emit_side(&mut self, bet: usize, s: Settlement);
     fn meter_value(&self, id: &MeterId) -> Option<Money>;
     fn contribute(&mut self, id: &MeterId, amount: Money) -> Option<MeterChange>;
     fn award(&mut self, id: &MeterId, percent: u8) -> Option<(Money, MeterChange)>;
@@ -208,6 +225,10 @@ impl<M: Meters + ?Sized, S: EventSink + ?Sized> Io for IoImpl<'_, M, S> {
     #[inline(always)]
     fn emit(&mut self, e: Event) {
         self.s.event(&e)
+    }
+    #[inline(always)]
+    fn emit_side(&mut self, bet: usize, s: Settlement) {
+        self.s.side_settled(bet, &s)
     }
     fn meter_value(&self, id: &MeterId) -> Option<Money> {
         self.m.value(id)
@@ -496,7 +517,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         sink: &mut S,
     ) -> Result<(), ActionError>
     where
-        F: FnMut(&DecisionContext<'_>) -> Decision,
+        F: Strategy + ?Sized,
         M: Meters + ?Sized,
         S: EventSink + ?Sized,
     {

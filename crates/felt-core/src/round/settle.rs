@@ -11,6 +11,24 @@ use crate::rules::{InsuranceOffer, LateNatural, LinePay, ThirdCard};
 use crate::sidebet::{HandContext, HandName, SideBetKind};
 use rand_core::{CryptoRng, RngCore};
 
+/// How a stake ended: its outcome, the pay-table line that won (side bets) and the
+/// payout applied.
+type Verdict = (Outcome, Option<HandName>, Option<Pays>);
+
+/// The settlement of `stake` before its chips are moved (nothing returned yet).
+#[inline(always)]
+fn unpaid(at: Place, bet: BetKind, stake: Money, (outcome, line, pays): Verdict) -> Settlement {
+    Settlement {
+        at,
+        bet,
+        outcome,
+        line,
+        pays,
+        stake,
+        returned: Money::ZERO,
+    }
+}
+
 /// `payout.returned(stake)` in 64-bit arithmetic when it cannot overflow.
 #[inline]
 pub(crate) fn returned(payout: Payout, stake: Money) -> (Money, i64) {
@@ -119,6 +137,38 @@ impl<R: RngCore + CryptoRng> Round<R> {
         line: Option<HandName>,
         pays: Option<Pays>,
     ) {
+        let s = self.pay_stake(io, pay, unpaid(at, bet, stake, (outcome, line, pays)));
+        io.emit(Event::Settled(s));
+    }
+
+    /// Settles side bet `b`'s stake: as [`Round::settle_stake`] with the outcome, the
+    /// line and the payout in `result`, the settlement told with the bet's index.
+    #[inline(always)]
+    fn settle_side_stake<I: Io>(
+        &mut self,
+        io: &mut I,
+        b: usize,
+        at: Place,
+        stake: Money,
+        pay: Pay,
+        result: Verdict,
+    ) {
+        let bet = BetKind::Side(self.table.cfg.sides[b].id);
+        let s = self.pay_stake(io, pay, unpaid(at, bet, stake, result));
+        io.emit_side(b, s);
+    }
+
+    /// Moves the chips of settlement `s` paying `pay`; `s` with what it returned, for
+    /// the caller to emit.
+    #[inline(always)]
+    fn pay_stake<I: Io>(&mut self, io: &mut I, pay: Pay, s: Settlement) -> Settlement {
+        let Settlement {
+            at,
+            bet,
+            outcome,
+            stake,
+            ..
+        } = s;
         let seat = Account::Seat { seat: at.seat };
         let back = pay.stake_back.min(stake);
         let back_why = if outcome == Outcome::Returned {
@@ -142,15 +192,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             self.mv(io, Account::Meter { id }, seat, m, at, bet, Why::MeterShare);
             returned += m;
         }
-        io.emit(Event::Settled(Settlement {
-            at,
-            bet,
-            outcome,
-            line,
-            pays,
-            stake,
-            returned,
-        }));
+        Settlement { returned, ..s }
     }
 
     #[inline(always)]
@@ -343,7 +385,14 @@ impl<R: RngCore + CryptoRng> Round<R> {
             .and_then(|i| bet.lines.get(i))
             .copied()
         else {
-            return self.settle_stake(io, at, kind, stake, Pay::LOSE, Outcome::Lose, None, None);
+            return self.settle_side_stake(
+                io,
+                b,
+                at,
+                stake,
+                Pay::LOSE,
+                (Outcome::Lose, None, None),
+            );
         };
         match line.pay {
             LinePay::Odds(ratio) => {
@@ -353,28 +402,24 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 };
                 let (ret, rem) = returned(p, stake);
                 self.rounding(io, at, kind, rem, ratio.den);
-                self.settle_stake(
+                self.settle_side_stake(
                     io,
+                    b,
                     at,
-                    kind,
                     stake,
                     Pay::returned(stake, ret),
-                    Outcome::Win,
-                    Some(line.hand),
-                    Some(Pays::Odds(p)),
+                    (Outcome::Win, Some(line.hand), Some(Pays::Odds(p))),
                 );
             }
             LinePay::Meter(percent) => {
                 let Some(prog) = self.table.cfg.sides[b].progressive else {
-                    return self.settle_stake(
+                    return self.settle_side_stake(
                         io,
+                        b,
                         at,
-                        kind,
                         stake,
                         Pay::LOSE,
-                        Outcome::Lose,
-                        Some(line.hand),
-                        None,
+                        (Outcome::Lose, Some(line.hand), None),
                     );
                 };
                 let mut paid = Money::ZERO;
@@ -396,18 +441,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     house: Money::ZERO,
                     meter: Some((prog.meter, paid)),
                 };
-                self.settle_stake(
+                self.settle_side_stake(
                     io,
+                    b,
                     at,
-                    kind,
                     stake,
                     pay,
-                    Outcome::Win,
-                    Some(line.hand),
-                    Some(Pays::Meter {
-                        percent,
-                        basis: line.basis,
-                    }),
+                    (
+                        Outcome::Win,
+                        Some(line.hand),
+                        Some(Pays::Meter {
+                            percent,
+                            basis: line.basis,
+                        }),
+                    ),
                 );
                 if percent >= 100 {
                     if let Some(change) = io.refill(&prog.meter, prog.reset) {
