@@ -257,10 +257,12 @@ fn optimal_split_of_eights_against_a_ten_at_one_deck_is_farmers_figure() {
         max_split_hands: 2,
         ..MainGameRules::default()
     };
-    let got = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10)
-        .unwrap()
-        .ev;
-    assert!((got - -0.496_057_496_745_941_1).abs() < 1e-12, "{got}");
+    let got = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10).unwrap();
+    assert!((got.ev - -0.496_057_496_745_941_1).abs() < 1e-12, "{got:?}");
+    // every state is counted once at its number of cards dealt: none with fewer
+    // than the pair and the up card
+    assert_eq!(got.states_by_cards.iter().sum::<u64>(), got.states);
+    assert_eq!(got.states_by_cards[..3], [0, 0, 0]);
 }
 
 #[test]
@@ -326,4 +328,38 @@ fn forgetting_states_under_the_memory_bound_changes_no_value() {
         forgot.ev,
         all.ev
     );
+}
+
+#[test]
+fn the_states_counted_level_by_level_are_the_states_valued() {
+    let one_deck = [4, 4, 4, 4, 4, 4, 4, 4, 4, 16];
+    for (shoe, pair, m, low) in [
+        ([1, 1, 0, 0, 0, 0, 0, 6, 0, 11], 8, 4, 2),
+        ([1, 1, 1, 0, 1, 1, 0, 6, 1, 9], 8, 3, 6),
+        ([5, 0, 0, 0, 1, 2, 0, 0, 1, 12], 1, 4, 6),
+        (one_deck, 8, 2, 6),
+    ] {
+        let s = Shoe::from_counts(shoe).unwrap();
+        for (obo, das, sas) in [(false, true, false), (true, false, true)] {
+            let r = rules(m, obo, das, sas);
+            for up in [10, low] {
+                let valued = optimal_split(&r, &s, pair, up).unwrap();
+                let counted = OptimalSplit::count_states(&r, &s, pair, up, u64::MAX).unwrap();
+                assert_eq!(
+                    counted, valued.states_by_cards,
+                    "{pair},{pair} v {up} to {m}"
+                );
+            }
+        }
+    }
+    let r = rules(4, false, true, false);
+    match OptimalSplit::count_states(&r, &Shoe::decks(1).unwrap(), 8, 10, 1_000) {
+        Err(MainGameError::BeyondBound(why)) => {
+            assert!(
+                why.contains("levels counted in full: [0, 0, 0, 1, "),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
 }

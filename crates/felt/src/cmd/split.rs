@@ -59,6 +59,9 @@ pub struct SplitReport {
     pub no_split: f64,
     /// Decision and chance states the optimal split valued.
     pub states: u64,
+    /// Those states by the number of cards dealt in them (the pair and the up
+    /// card included): entry `n` counts the states with `n` cards dealt.
+    pub states_by_cards: Vec<u64>,
 }
 
 /// A card argument: `A`, `2`..`9`, `T` (or `10`, `J`, `Q`, `K`).
@@ -117,6 +120,7 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         models,
         no_split,
         states: opt.states,
+        states_by_cards: opt.states_by_cards,
     })
 }
 
