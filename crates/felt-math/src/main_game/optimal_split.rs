@@ -232,9 +232,15 @@ pub struct SplitBounds {
     /// refused with [`MainGameError::BeyondBound`].
     pub max_states: u64,
     /// Most values remembered at once (states and dealer outcomes, about 40
-    /// bytes each); past it the deepest tables are forgotten and recomputed
-    /// where needed, which costs time, never exactness.
+    /// bytes each) when valued depth first; past it the tables of the most
+    /// cards dealt are forgotten and recomputed where needed, which costs
+    /// time, never exactness.
     pub max_remembered: usize,
+    /// Value the states level by level, the most cards dealt first, after
+    /// counting them (a refusal comes before any valuing): memory for every
+    /// state's key (16 bytes) and the values of two levels, rather than every
+    /// state's value (depth first, under `max_remembered`).
+    pub level_by_level: bool,
 }
 
 impl Default for SplitBounds {
@@ -242,6 +248,7 @@ impl Default for SplitBounds {
         SplitBounds {
             max_states: DEFAULT_MAX_STATES,
             max_remembered: 40_000_000,
+            level_by_level: true,
         }
     }
 }
@@ -256,13 +263,12 @@ struct Search {
     /// round's one initial unit, whatever the hands).
     natural_per_hand: f64,
     table: &'static dealer::DealerTable,
-    /// One table per stage of the round: the hand in play while more hands
-    /// may still be made or wait, and one for the last hand in play, however
-    /// many hands were made before it. A state is reached only from states of
-    /// the same or earlier stages.
+    /// One table per number of cards dealt: a state is reached only from
+    /// states with as many cards or fewer.
     memo: Vec<FxHashMap<Key, f64>>,
-    /// The dealer's chances of ending on 17..=21, per set of cards dealt.
-    dealer: FxHashMap<Key, [f64; TOTALS]>,
+    /// The dealer's chances of ending on 17..=21, per set of cards dealt
+    /// (one table per number of cards).
+    dealer: Vec<FxHashMap<Key, [f64; TOTALS]>>,
     bounds: SplitBounds,
     valued: u64,
     by_cards: Vec<u64>,
@@ -295,9 +301,10 @@ impl Search {
         }
     }
 
-    /// The state's table: the hands made matter only while a hand may still
-    /// be split again, so every state of the last hand in play past its
-    /// first two cards shares one table.
+    /// The hands finished, as far as they matter: only while a hand may
+    /// still be split again, so every state of the last hand in play past its
+    /// first two cards is keyed as the last stage, whatever the hands made
+    /// before it.
     fn stage(&self, s: &State) -> u8 {
         if s.waiting == 0 && s.hand.ncards >= 2 {
             self.max_hands as u8 - 1
@@ -307,39 +314,55 @@ impl Search {
     }
 
     fn remembered(&self) -> usize {
-        self.memo.iter().map(FxHashMap::len).sum::<usize>() + self.dealer.len()
+        self.memo.iter().map(FxHashMap::len).sum::<usize>()
+            + self.dealer.iter().map(FxHashMap::len).sum::<usize>()
     }
 
-    /// Keeps what is remembered under its bound: the deepest stage's table
-    /// (the largest and the quickest to rebuild) goes first, then the
-    /// dealer's outcomes.
+    /// Keeps what is remembered under its bound: the table of the most
+    /// cards dealt (the quickest to rebuild) goes first, then the dealer's
+    /// outcomes.
     fn make_room(&mut self) {
         self.remembered_peak = self.remembered_peak.max(self.remembered());
         while self.remembered() >= self.bounds.max_remembered {
-            if let Some(t) = self.memo.iter_mut().skip(1).rev().find(|t| !t.is_empty()) {
-                *t = FxHashMap::default();
-            } else if !self.dealer.is_empty() {
-                self.dealer = FxHashMap::default();
-            } else {
-                self.memo[0] = FxHashMap::default();
+            let first = self.memo.iter().position(|t| !t.is_empty());
+            let last = self.memo.iter().rposition(|t| !t.is_empty());
+            match (first, last) {
+                (Some(first), Some(last)) if last > first => {
+                    self.memo[last] = FxHashMap::default();
+                }
+                _ if self.dealer.iter().any(|t| !t.is_empty()) => self.dealer.clear(),
+                _ => self.memo.clear(),
             }
         }
+    }
+
+    /// Forgets the states and dealer outcomes with more than `cards` cards
+    /// dealt.
+    fn forget_above(&mut self, cards: usize) {
+        self.memo.truncate(cards + 1);
+        self.dealer.truncate(cards + 1);
+    }
+
+    /// The table of states with `cards` cards dealt.
+    fn memo_of(&mut self, cards: usize) -> &mut FxHashMap<Key, f64> {
+        if self.memo.len() <= cards {
+            self.memo.resize_with(cards + 1, FxHashMap::default);
+        }
+        &mut self.memo[cards]
     }
 
     /// The state's value less what its finished hands pay against a dealer
     /// bust (counted when each ended).
     fn value(&mut self, s: State) -> Result<f64, MainGameError> {
-        let stage = self.stage(&s);
-        let key = s.key(stage);
-        let level = usize::from(stage);
-        if let Some(&v) = self.memo[level].get(&key) {
+        let key = s.key(self.stage(&s));
+        let cards = s.cards();
+        if let Some(&v) = self.memo_of(cards).get(&key) {
             return Ok(v);
         }
         self.valued += 1;
         if self.valued > self.bounds.max_states {
             return Err(self.beyond_bound(""));
         }
-        let cards = s.cards();
         if self.by_cards.len() <= cards {
             self.by_cards.resize(cards + 1, 0);
         }
@@ -352,7 +375,7 @@ impl Search {
         if self.valued.is_multiple_of(65_536) {
             self.make_room();
         }
-        self.memo[level].insert(key, v);
+        self.memo_of(cards).insert(key, v);
         Ok(v)
     }
 
@@ -440,7 +463,11 @@ impl Search {
     /// over, less what the hands pay against a dealer bust.
     fn settle(&mut self, s: &State) -> f64 {
         let dk = s.dealt_key();
-        let pr = match self.dealer.get(&dk) {
+        let cards = s.cards();
+        if self.dealer.len() <= cards {
+            self.dealer.resize_with(cards + 1, FxHashMap::default);
+        }
+        let pr = match self.dealer[cards].get(&dk) {
             Some(p) => *p,
             None => {
                 let mut n = self.left(s).map(f64::from);
@@ -448,7 +475,7 @@ impl Search {
                 let all = self.table.eval_up(&n, self.up);
                 let p: [f64; TOTALS] = std::array::from_fn(|d| all[d]);
                 self.dealer_evaluations += 1;
-                self.dealer.insert(dk, p);
+                self.dealer[cards].insert(dk, p);
                 p
             }
         };
@@ -489,9 +516,15 @@ pub fn optimal_split_within(
     bounds: SplitBounds,
 ) -> Result<OptimalSplit, MainGameError> {
     let (mut s, start) = Search::new(rules, shoe, pair, up, bounds)?;
+    let value = if bounds.level_by_level {
+        s.bounds.max_remembered = usize::MAX;
+        levels::value(&mut s, start)?
+    } else {
+        s.value(start)?
+    };
     // A natural that takes the one initial unit whatever the hands: its
     // chance now is its chance at the end.
-    let ev = s.value(start)? - (1.0 - s.natural_per_hand) * s.natural(&start);
+    let ev = value - (1.0 - s.natural_per_hand) * s.natural(&start);
     let dealer_natural = s.natural(&start);
     s.make_room();
     Ok(OptimalSplit {
@@ -583,8 +616,8 @@ impl Search {
             up: u,
             max_hands,
             natural_per_hand,
-            memo: vec![FxHashMap::default(); max_hands as usize],
-            dealer: FxHashMap::default(),
+            memo: Vec::new(),
+            dealer: Vec::new(),
             bounds,
             valued: 0,
             by_cards: Vec::new(),
@@ -607,7 +640,7 @@ impl Search {
     /// The error past the bound on states.
     fn beyond_bound(&self, counted: &str) -> MainGameError {
         MainGameError::BeyondBound(format!(
-            "the optimal split of {p},{p} against {u} to {m} hands valued {b} states (the \
+            "the optimal split of {p},{p} against {u} to {m} hands passed {b} states (the \
              bound) without finishing{counted}; fewer hands or a smaller shoe are within reach",
             p = self.pair + 1,
             u = self.up + 1,

@@ -80,6 +80,44 @@ impl Search {
 /// past the search's bound on states, [`MainGameError::BeyondBound`] naming
 /// the levels counted in full.
 pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameError> {
+    walk(search, start, |_| {})
+}
+
+/// The value of `start`: every state reachable from it valued level by
+/// level, the most cards dealt first and each level's last stage first, so
+/// that every step of [`Search::value`] finds what follows it remembered; a
+/// level's values are forgotten once the level below it is valued.
+pub(super) fn value(search: &mut Search, start: State) -> Result<f64, MainGameError> {
+    let mut levels: Vec<Vec<Vec<Key>>> = Vec::new();
+    walk(search, start, |stages| {
+        levels.push(
+            stages
+                .into_iter()
+                .map(|k| k.into_iter().collect())
+                .collect(),
+        );
+    })?;
+    let first = start.cards();
+    while let Some(level) = levels.pop() {
+        for stage in level.into_iter().rev() {
+            for key in stage {
+                search.value(State::from_key(key))?;
+            }
+        }
+        search.make_room(); // the peak: this level and the one above it
+        search.forget_above(first + levels.len());
+    }
+    search.value(start)
+}
+
+/// Enumerates the states reachable from `start` a number of cards dealt at a
+/// time, each level stage by stage, handing each complete level (its keys by
+/// stage) to `level`, and returns the number of states per level.
+fn walk(
+    search: &Search,
+    start: State,
+    mut level_done: impl FnMut(Vec<FxHashSet<Key>>),
+) -> Result<Vec<u64>, MainGameError> {
     let stages = search.max_hands as usize;
     let key = |s: &State| s.key(search.stage(s));
     let mut by_cards = vec![0u64; start.cards()];
@@ -89,6 +127,7 @@ pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameE
     while level.iter().any(|stage| !stage.is_empty()) {
         let cards = by_cards.len();
         let mut above: Vec<FxHashSet<Key>> = vec![FxHashSet::default(); stages];
+        let mut done: Vec<FxHashSet<Key>> = Vec::with_capacity(stages);
         let mut width = 0u64;
         for stage in 0..stages {
             let here = std::mem::take(&mut level[stage]);
@@ -110,7 +149,9 @@ pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameE
                     }
                 });
             }
+            done.push(here);
         }
+        level_done(done);
         by_cards.push(width);
         level = above;
     }
