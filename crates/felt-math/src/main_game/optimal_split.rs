@@ -220,9 +220,9 @@ impl State {
     }
 }
 
-/// The default bound on states valued: enough for every pair split to three
-/// hands from one to eight decks (eights against a ten, the largest, value
-/// 24.2 million at eight decks), a few minutes of work.
+/// The default bound on states: enough for every pair split to three hands
+/// from one to eight decks (eights against a ten, the largest, have 22.0
+/// million at eight decks), a minute or two of work.
 pub const DEFAULT_MAX_STATES: u64 = 30_000_000;
 
 /// Bounds on the optimal split's work and memory.
