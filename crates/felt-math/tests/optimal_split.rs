@@ -257,10 +257,12 @@ fn optimal_split_of_eights_against_a_ten_at_one_deck_is_farmers_figure() {
         max_split_hands: 2,
         ..MainGameRules::default()
     };
-    let got = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10)
-        .unwrap()
-        .ev;
-    assert!((got - -0.496_057_496_745_941_1).abs() < 1e-12, "{got}");
+    let got = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10).unwrap();
+    assert!((got.ev - -0.496_057_496_745_941_1).abs() < 1e-12, "{got:?}");
+    // every state is counted once at its number of cards dealt: none with fewer
+    // than the pair and the up card
+    assert_eq!(got.states_by_cards.iter().sum::<u64>(), got.states);
+    assert_eq!(got.states_by_cards[..3], [0, 0, 0]);
 }
 
 #[test]
@@ -304,6 +306,8 @@ fn past_its_bound_on_states_the_optimal_split_is_a_typed_error_naming_the_bound(
 
 #[test]
 fn forgetting_states_under_the_memory_bound_changes_no_value() {
+    // (depth first: level by level forgets each level once the one below it
+    // is valued, whatever the bound)
     // Eights to two hands at one deck value about 130,000 states: a bound of 10,000
     // remembered forces the deeper tables to be dropped and rebuilt.
     let r = MainGameRules {
@@ -312,10 +316,14 @@ fn forgetting_states_under_the_memory_bound_changes_no_value() {
         ..MainGameRules::default()
     };
     let s = Shoe::decks(1).unwrap();
-    let all = optimal_split(&r, &s, 8, 10).unwrap();
+    let depth_first = SplitBounds {
+        level_by_level: false,
+        ..SplitBounds::default()
+    };
+    let all = optimal_split_within(&r, &s, 8, 10, depth_first).unwrap();
     let tight = SplitBounds {
         max_remembered: 10_000,
-        ..SplitBounds::default()
+        ..depth_first
     };
     let forgot = optimal_split_within(&r, &s, 8, 10, tight).unwrap();
     assert!(forgot.remembered_peak < all.remembered_peak);
@@ -326,4 +334,66 @@ fn forgetting_states_under_the_memory_bound_changes_no_value() {
         forgot.ev,
         all.ev
     );
+}
+
+/// Eights and aces to two, three and four hands on small shoes and a full
+/// deck, against a ten and a low card, under both rule variants of `check`.
+fn small_splits() -> Vec<(MainGameRules, Shoe, u8, u8)> {
+    let one_deck = [4, 4, 4, 4, 4, 4, 4, 4, 4, 16];
+    let mut all = Vec::new();
+    for (shoe, pair, m, low) in [
+        ([1, 1, 0, 0, 0, 0, 0, 6, 0, 11], 8, 4, 2),
+        ([1, 1, 1, 0, 1, 1, 0, 6, 1, 9], 8, 3, 6),
+        ([5, 0, 0, 0, 1, 2, 0, 0, 1, 12], 1, 4, 6),
+        (one_deck, 8, 2, 6),
+    ] {
+        for (obo, das, sas) in [(false, true, false), (true, false, true)] {
+            for up in [10, low] {
+                let s = Shoe::from_counts(shoe).unwrap();
+                all.push((rules(m, obo, das, sas), s, pair, up));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn the_states_counted_level_by_level_are_the_states_valued() {
+    for (r, s, pair, up) in small_splits() {
+        let valued = optimal_split(&r, &s, pair, up).unwrap();
+        let counted = OptimalSplit::count_states(&r, &s, pair, up, u64::MAX).unwrap();
+        assert_eq!(counted, valued.states_by_cards, "{pair},{pair} v {up}");
+    }
+    let r = rules(4, false, true, false);
+    match OptimalSplit::count_states(&r, &Shoe::decks(1).unwrap(), 8, 10, 1_000) {
+        Err(MainGameError::BeyondBound(why)) => {
+            assert!(
+                why.contains("levels counted in full: [0, 0, 0, 1, "),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn valued_level_by_level_the_optimal_split_is_the_depth_first_value() {
+    let depth_first = SplitBounds {
+        level_by_level: false,
+        ..SplitBounds::default()
+    };
+    for (r, s, pair, up) in small_splits() {
+        let levels = optimal_split(&r, &s, pair, up).unwrap();
+        let deep = optimal_split_within(&r, &s, pair, up, depth_first).unwrap();
+        assert_eq!(levels.ev, deep.ev, "{pair},{pair} v {up}");
+        // every state valued once, none again
+        assert_eq!(levels.states_by_cards, deep.states_by_cards);
+    }
+    // at most two levels of values (and the dealer's outcomes) are remembered
+    let r = rules(2, false, true, false);
+    let levels = optimal_split(&r, &Shoe::decks(1).unwrap(), 8, 10).unwrap();
+    let widest = levels.states_by_cards.windows(2).map(|w| w[0] + w[1]).max();
+    let peak = levels.remembered_peak as u64;
+    assert!(peak <= widest.unwrap() + levels.dealer_evaluations as u64);
+    assert!(peak < levels.states, "{peak} of {} states", levels.states);
 }

@@ -148,6 +148,26 @@ fn split_prints_the_optimal_value_beside_the_models_and_the_strategy_table() {
         assert!((m[1].as_f64().unwrap() - optimal).abs() < 1e-12, "{m}");
     }
     assert!(optimal > v["no_split"].as_f64().unwrap());
+    // the states valued, by the number of cards dealt in them, add up
+    let by_cards: u64 = v["states_by_cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(by_cards), v["states"].as_u64());
+    // counted without valuing them, level by level: the same states
+    let c = json(&[
+        "split",
+        "A",
+        "6",
+        "--decks",
+        "1",
+        "--count-states",
+        "--json",
+    ]);
+    assert_eq!(c["states"], v["states"]);
+    assert_eq!(c["states_by_cards"], v["states_by_cards"]);
     // the same figure as the CDP split table of `felt strategy` (A,A v 6: +0.758)
     assert_eq!(format!("{optimal:+.3}"), "+0.758");
     let (ok, out, _) = felt(&["strategy", "classic", "--decks", "1", "--post-split", "cdp"]);

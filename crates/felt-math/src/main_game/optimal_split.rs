@@ -5,27 +5,28 @@
 //! The round is a game tree searched to the end and memoised by its state
 //! (the approach of Eric Farmer's `blackjack_split`, written anew): the cards
 //! dealt in the round so far (a multiset: the order they came in does not
-//! matter to what follows), the hands already finished (as a sorted list of
-//! outcomes: standing total, bust or surrendered, and the stake), the hand
-//! being played and how many split hands still wait for their second card.
-//! A finished round is valued against the dealer's outcome probabilities for
-//! the cards left. The hole card is one more unseen card, so every value is
+//! matter to what follows), what the hands already finished stake on the
+//! dealer's total (see [`State`]), the hand being played and how many split
+//! hands still wait for their second card. A finished round is valued against
+//! the dealer's outcome probabilities for the cards left. The hole card is one more unseen card, so every value is
 //! unconditioned on the dealer natural, as [`super::ActionEvs`] values before
 //! the peek; where the dealer peeked (or only the original bet is lost) a
 //! natural costs the round exactly one unit, a constant that changes no
 //! decision.
 
-use super::dealer::{self, BUST, NAT};
+use super::dealer;
 use super::error::MainGameError;
 use super::rules::{MainGameRules, Prepared};
 use super::shoe::{rank_index, Shoe};
 use rustc_hash::FxHashMap;
 
+mod levels;
+
 /// Most hands the optimal split is computed for.
 pub const MAX_OPTIMAL_SPLIT_HANDS: u32 = 4;
 
 /// The expected value of an optimally played split, with the work it took.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OptimalSplit {
     /// Expected value per unit initial bet, unconditioned on the dealer
     /// natural (a dealer natural counted in, as it costs the round).
@@ -35,6 +36,9 @@ pub struct OptimalSplit {
     /// Decision and chance states of the round valued (a state forgotten
     /// under [`SplitBounds::max_remembered`] and valued again counts again).
     pub states: u64,
+    /// The states valued by the number of cards dealt in them (the pair and
+    /// the up card included): index `n` counts the states with `n` cards.
+    pub states_by_cards: Vec<u64>,
     /// Most states and dealer outcomes remembered at once.
     pub remembered_peak: usize,
     /// Dealer outcome evaluations (one per set of cards left, again if
@@ -55,12 +59,36 @@ impl OptimalSplit {
     }
 }
 
-/// How a finished hand ended: 0 = 16 or less, 1..=5 = 17..=21, 6 = bust,
-/// 7 = surrendered; times two, plus one when doubled.
+/// How a hand ended: 0 = 16 or less, 1..=5 = 17..=21 (standing), 6 = bust,
+/// 7 = surrendered.
 type Outcome = u8;
 
 const SURRENDERED: u8 = 7;
 const BUSTED: u8 = 6;
+
+/// Dealer totals a standing hand is compared with (17..=21).
+const TOTALS: usize = 5;
+
+/// What a hand of one unit with this outcome pays when the dealer busts.
+fn pays_on_bust(outcome: Outcome) -> f64 {
+    match outcome {
+        SURRENDERED => -0.5,
+        BUSTED => -1.0,
+        _ => 1.0,
+    }
+}
+
+/// How much less a hand of one unit with this outcome pays when the dealer
+/// ends on total `17 + d` than when the dealer busts: 0, 1 or 2 for a
+/// standing hand, 0 for a busted or surrendered one (it pays the same
+/// whatever the dealer does).
+fn shortfall(outcome: Outcome, d: usize) -> u8 {
+    if outcome >= BUSTED {
+        0
+    } else {
+        (1 - (i32::from(outcome) - (d as i32 + 1)).signum()) as u8
+    }
+}
 
 /// The hand in play: its best total (above 21: bust), whether an ace counts
 /// 11 in it, and its cards (1, 2, or 3 for three and more). Hands that differ
@@ -102,42 +130,71 @@ impl Hand {
     }
 }
 
-/// A state of the round: the count of each value dealt in it, the finished
-/// hands, the hand in play and the split hands waiting for their second card.
+/// A state of the round: the count of each value dealt in it, what the
+/// finished hands still stake on the dealer's total, the hand in play and the
+/// split hands waiting for their second card.
+///
+/// A finished hand's result is its pay against a dealer bust (a number the
+/// search adds when the hand ends: the chance of a dealer natural is the only
+/// part of it that depends on the cards still to come, and its expectation is
+/// the chance now) plus its shortfall against each dealer total 17..=21
+/// (`short`). Only the sum of the shortfalls matters to the rest of the
+/// round, so busted and surrendered hands leave no trace in the state and
+/// hands with the same sums are one state.
 #[derive(Clone, Copy)]
 struct State {
     dealt: [u8; 10],
-    done: [Outcome; 4],
+    short: [u8; TOTALS],
     ndone: u8,
     hand: Hand,
     waiting: u8,
 }
 
 /// A state packed into two words (24-byte table entries with its value):
-/// nine counts of 7 bits, then the tens, the finished hands in sorted order
-/// (the order they were played in changes nothing), the hand in play and the
-/// hands waiting.
+/// nine counts of 7 bits, then the tens, the shortfalls, the stage, the hand
+/// in play and the hands waiting.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 struct Key(u64, u64);
 
 impl State {
-    fn key(&self) -> Key {
+    fn key(&self, stage: u8) -> Key {
         let mut lo = 0u64;
         for &d in &self.dealt[..9] {
             lo = (lo << 7) | u64::from(d);
         }
-        let mut done = self.done;
-        let n = usize::from(self.ndone).min(3);
-        done[..n].sort_unstable();
         let mut hi = u64::from(self.dealt[9]);
-        for &o in &done[..3] {
-            hi = (hi << 4) | u64::from(o);
+        for &s in &self.short {
+            debug_assert!(s < 16, "at most three finished hands of two units");
+            hi = (hi << 4) | u64::from(s);
         }
-        hi = (hi << 2) | u64::from(self.ndone);
+        hi = (hi << 2) | u64::from(stage);
         hi = (hi << 5) | u64::from(self.hand.total);
         hi = (hi << 1) | u64::from(self.hand.soft);
         hi = (hi << 2) | u64::from(self.hand.ncards);
         Key((hi << 2) | u64::from(self.waiting), lo)
+    }
+
+    /// The state a key was made from (the stage stands for the hands
+    /// finished, which is all they can change).
+    fn from_key(key: Key) -> State {
+        let Key(hi, lo) = key;
+        let bits = |word: u64, at: u32, width: u32| ((word >> at) & ((1 << width) - 1)) as u8;
+        let mut dealt = [0u8; 10];
+        for (i, d) in dealt[..9].iter_mut().enumerate() {
+            *d = bits(lo, 7 * (8 - i as u32), 7);
+        }
+        dealt[9] = bits(hi, 32, 7);
+        State {
+            dealt,
+            short: std::array::from_fn(|d| bits(hi, 28 - 4 * d as u32, 4)),
+            ndone: bits(hi, 10, 2),
+            hand: Hand {
+                total: bits(hi, 5, 5),
+                soft: bits(hi, 4, 1) == 1,
+                ncards: bits(hi, 2, 2),
+            },
+            waiting: bits(hi, 0, 2),
+        }
     }
 
     /// The composition of the cards dealt (the dealer's cache key).
@@ -148,11 +205,24 @@ impl State {
         }
         Key(u64::from(self.dealt[9]), lo)
     }
+
+    /// Counts the hand in play as finished with `outcome` on `stake` units.
+    fn add_finished(&mut self, outcome: Outcome, stake: u8) {
+        for (d, short) in self.short.iter_mut().enumerate() {
+            *short += stake * shortfall(outcome, d);
+        }
+        self.ndone += 1;
+    }
+
+    /// Cards dealt in the round, the pair and the up card included.
+    fn cards(&self) -> usize {
+        self.dealt.iter().map(|&d| usize::from(d)).sum()
+    }
 }
 
-/// The default bound on states valued: enough for every pair split to three
-/// hands from one to eight decks (eights against a ten, the largest, value
-/// 24.2 million at eight decks), a few minutes of work.
+/// The default bound on states: enough for every pair split to three hands
+/// from one to eight decks (eights against a ten, the largest, have 22.0
+/// million at eight decks), a minute or two of work.
 pub const DEFAULT_MAX_STATES: u64 = 30_000_000;
 
 /// Bounds on the optimal split's work and memory.
@@ -162,9 +232,15 @@ pub struct SplitBounds {
     /// refused with [`MainGameError::BeyondBound`].
     pub max_states: u64,
     /// Most values remembered at once (states and dealer outcomes, about 40
-    /// bytes each); past it the deepest tables are forgotten and recomputed
-    /// where needed, which costs time, never exactness.
+    /// bytes each) when valued depth first; past it the tables of the most
+    /// cards dealt are forgotten and recomputed where needed, which costs
+    /// time, never exactness.
     pub max_remembered: usize,
+    /// Value the states level by level, the most cards dealt first, after
+    /// counting them (a refusal comes before any valuing): memory for every
+    /// state's key (16 bytes) and the values of two levels, rather than every
+    /// state's value (depth first, under `max_remembered`).
+    pub level_by_level: bool,
 }
 
 impl Default for SplitBounds {
@@ -172,6 +248,7 @@ impl Default for SplitBounds {
         SplitBounds {
             max_states: DEFAULT_MAX_STATES,
             max_remembered: 40_000_000,
+            level_by_level: true,
         }
     }
 }
@@ -182,13 +259,19 @@ struct Search {
     pair: usize,
     up: usize,
     max_hands: u32,
+    /// What a dealer natural takes from each hand (0 where it takes the
+    /// round's one initial unit, whatever the hands).
+    natural_per_hand: f64,
     table: &'static dealer::DealerTable,
-    /// One table per hand in play (by the number of hands finished): a
-    /// state is reached only from states of the same or earlier hands.
+    /// One table per number of cards dealt: a state is reached only from
+    /// states with as many cards or fewer.
     memo: Vec<FxHashMap<Key, f64>>,
-    dealer: FxHashMap<Key, [f64; 7]>,
+    /// The dealer's chances of ending on 17..=21, per set of cards dealt
+    /// (one table per number of cards).
+    dealer: Vec<FxHashMap<Key, [f64; TOTALS]>>,
     bounds: SplitBounds,
     valued: u64,
+    by_cards: Vec<u64>,
     remembered_peak: usize,
     dealer_evaluations: usize,
 }
@@ -206,43 +289,84 @@ impl Search {
         left.map(|c| f64::from(c) / n)
     }
 
-    fn remembered(&self) -> usize {
-        self.memo.iter().map(FxHashMap::len).sum::<usize>() + self.dealer.len()
+    /// The chance the hole card, one of the cards left, makes a dealer
+    /// natural.
+    fn natural(&self, s: &State) -> f64 {
+        let left = self.left(s);
+        let n = f64::from(left.iter().sum::<u32>());
+        match self.up {
+            0 => f64::from(left[9]) / n,
+            9 => f64::from(left[0]) / n,
+            _ => 0.0,
+        }
     }
 
-    /// Keeps what is remembered under its bound: the deepest hand's table
-    /// (the largest and the quickest to rebuild) goes first, then the
-    /// dealer's outcomes.
+    /// The hands finished, as far as they matter: only while a hand may
+    /// still be split again, so every state of the last hand in play past its
+    /// first two cards is keyed as the last stage, whatever the hands made
+    /// before it.
+    fn stage(&self, s: &State) -> u8 {
+        if s.waiting == 0 && s.hand.ncards >= 2 {
+            self.max_hands as u8 - 1
+        } else {
+            s.ndone
+        }
+    }
+
+    fn remembered(&self) -> usize {
+        self.memo.iter().map(FxHashMap::len).sum::<usize>()
+            + self.dealer.iter().map(FxHashMap::len).sum::<usize>()
+    }
+
+    /// Keeps what is remembered under its bound: the table of the most
+    /// cards dealt (the quickest to rebuild) goes first, then the dealer's
+    /// outcomes.
     fn make_room(&mut self) {
         self.remembered_peak = self.remembered_peak.max(self.remembered());
         while self.remembered() >= self.bounds.max_remembered {
-            if let Some(t) = self.memo.iter_mut().skip(1).rev().find(|t| !t.is_empty()) {
-                *t = FxHashMap::default();
-            } else if !self.dealer.is_empty() {
-                self.dealer = FxHashMap::default();
-            } else {
-                self.memo[0] = FxHashMap::default();
+            let first = self.memo.iter().position(|t| !t.is_empty());
+            let last = self.memo.iter().rposition(|t| !t.is_empty());
+            match (first, last) {
+                (Some(first), Some(last)) if last > first => {
+                    self.memo[last] = FxHashMap::default();
+                }
+                _ if self.dealer.iter().any(|t| !t.is_empty()) => self.dealer.clear(),
+                _ => self.memo.clear(),
             }
         }
     }
 
+    /// Forgets the states and dealer outcomes with more than `cards` cards
+    /// dealt.
+    fn forget_above(&mut self, cards: usize) {
+        self.memo.truncate(cards + 1);
+        self.dealer.truncate(cards + 1);
+    }
+
+    /// The table of states with `cards` cards dealt.
+    fn memo_of(&mut self, cards: usize) -> &mut FxHashMap<Key, f64> {
+        if self.memo.len() <= cards {
+            self.memo.resize_with(cards + 1, FxHashMap::default);
+        }
+        &mut self.memo[cards]
+    }
+
+    /// The state's value less what its finished hands pay against a dealer
+    /// bust (counted when each ended).
     fn value(&mut self, s: State) -> Result<f64, MainGameError> {
-        let key = s.key();
-        let level = usize::from(s.ndone);
-        if let Some(&v) = self.memo[level].get(&key) {
+        let key = s.key(self.stage(&s));
+        let cards = s.cards();
+        if let Some(&v) = self.memo_of(cards).get(&key) {
             return Ok(v);
         }
         self.valued += 1;
         if self.valued > self.bounds.max_states {
-            return Err(MainGameError::BeyondBound(format!(
-                "the optimal split of {p},{p} against {u} to {m} hands valued {b} states (the \
-                 bound) without finishing; fewer hands or a smaller shoe are within reach",
-                p = self.pair + 1,
-                u = self.up + 1,
-                m = self.max_hands,
-                b = self.bounds.max_states
-            )));
+            return Err(self.beyond_bound(""));
         }
+        if self.by_cards.len() <= cards {
+            self.by_cards.resize(cards + 1, 0);
+        }
+        self.by_cards[cards] += 1;
         let v = if s.hand.ncards == 1 {
             self.second_card(s)?
         } else {
@@ -251,7 +375,7 @@ impl Search {
         if self.valued.is_multiple_of(65_536) {
             self.make_room();
         }
-        self.memo[level].insert(key, v);
+        self.memo_of(cards).insert(key, v);
         Ok(v)
     }
 
@@ -278,7 +402,7 @@ impl Search {
 
     /// The best of the current hand's options.
     fn decide(&mut self, s: State) -> Result<f64, MainGameError> {
-        let stand = self.finish(s, total_outcome(s.hand.total) * 2)?;
+        let stand = self.finish(s, total_outcome(s.hand.total), 1)?;
         if self.pair == 0 && s.hand.ncards == 2 && !self.r.play_split_aces {
             return Ok(stand);
         }
@@ -288,7 +412,7 @@ impl Search {
                 best = best.max(self.draw(s, true)?);
             }
             if self.r.sas {
-                best = best.max(self.finish(s, SURRENDERED * 2)?);
+                best = best.max(self.finish(s, SURRENDERED, 1)?);
             }
         }
         Ok(best)
@@ -308,9 +432,9 @@ impl Search {
                 total_outcome(total)
             };
             v += p * if double {
-                self.finish(t, outcome * 2 + 1)?
+                self.finish(t, outcome, 2)?
             } else if total > 21 {
-                self.finish(t, BUSTED * 2)?
+                self.finish(t, BUSTED, 1)?
             } else {
                 self.value(t)?
             };
@@ -318,71 +442,53 @@ impl Search {
         Ok(v)
     }
 
-    /// The current hand ends with `outcome`: the next waiting hand, or the
-    /// dealer.
-    fn finish(&mut self, s: State, outcome: Outcome) -> Result<f64, MainGameError> {
+    /// The current hand ends with `outcome` on `stake` units: what it pays
+    /// against a dealer bust (less a dealer natural's take where it takes
+    /// each hand's stake), then the next waiting hand or the dealer.
+    fn finish(&mut self, s: State, outcome: Outcome, stake: u8) -> Result<f64, MainGameError> {
+        let natural = self.natural(&s);
+        let now = f64::from(stake)
+            * (pays_on_bust(outcome) * (1.0 - natural) - self.natural_per_hand * natural);
         let mut t = s;
-        t.done[usize::from(t.ndone)] = outcome;
-        t.ndone += 1;
+        t.add_finished(outcome, stake);
         if t.waiting == 0 {
-            return Ok(self.settle(&t));
+            return Ok(now + self.settle(&t));
         }
         t.waiting -= 1;
         t.hand = Hand::pair_card(self.pair);
-        self.value(t)
+        Ok(now + self.value(t)?)
     }
 
-    /// The round's value against the dealer once every hand is over.
+    /// The round's value against the dealer's totals once every hand is
+    /// over, less what the hands pay against a dealer bust.
     fn settle(&mut self, s: &State) -> f64 {
         let dk = s.dealt_key();
-        let pr = match self.dealer.get(&dk) {
+        let cards = s.cards();
+        if self.dealer.len() <= cards {
+            self.dealer.resize_with(cards + 1, FxHashMap::default);
+        }
+        let pr = match self.dealer[cards].get(&dk) {
             Some(p) => *p,
             None => {
                 let mut n = self.left(s).map(f64::from);
                 n[self.up] += 1.0; // the dealer's table takes the up card out itself
-                let p = self.table.eval_up(&n, self.up);
+                let all = self.table.eval_up(&n, self.up);
+                let p: [f64; TOTALS] = std::array::from_fn(|d| all[d]);
                 self.dealer_evaluations += 1;
-                self.dealer.insert(dk, p);
+                self.dealer[cards].insert(dk, p);
                 p
             }
         };
-        let hands = &s.done[..usize::from(s.ndone)];
-        let mut v = 0.0;
-        let mut stakes = 0.0;
-        for &o in hands {
-            let stake = if o % 2 == 1 { 2.0 } else { 1.0 };
-            stakes += stake;
-            let out = o / 2;
-            for (d, &q) in pr.iter().enumerate().take(NAT) {
-                v += q * stake * payoff(out, d);
-            }
-        }
-        let natural = if self.r.corr[self.up] > 0.0 {
-            1.0
-        } else {
-            stakes
-        };
-        v - pr[NAT] * natural
+        -pr.iter()
+            .zip(s.short)
+            .map(|(q, short)| q * f64::from(short))
+            .sum::<f64>()
     }
 }
 
 /// The outcome of standing on `total` (at most 21).
 fn total_outcome(total: u8) -> u8 {
     total.saturating_sub(16).min(5)
-}
-
-/// One unit's result of `outcome` when the dealer ends in slot `d` (not a
-/// natural).
-fn payoff(outcome: u8, d: usize) -> f64 {
-    match outcome {
-        SURRENDERED => -0.5,
-        BUSTED => -1.0,
-        _ if d == BUST => 1.0,
-        o => {
-            let (mine, theirs) = (i32::from(o), d as i32 + 1);
-            f64::from((mine - theirs).signum())
-        }
-    }
 }
 
 /// The expected value of splitting the pair `pair` (1 = ace ..= 10) against
@@ -409,80 +515,178 @@ pub fn optimal_split_within(
     up: u8,
     bounds: SplitBounds,
 ) -> Result<OptimalSplit, MainGameError> {
-    let r = Prepared::new(rules)?;
-    let (p, u) = (rank_index(pair)?, rank_index(up)?);
-    let max_hands = r.max_hands[p];
-    if max_hands < 2 {
-        return Err(MainGameError::InvalidRules(
-            "these rules do not split this pair".into(),
-        ));
-    }
-    if max_hands > MAX_OPTIMAL_SPLIT_HANDS {
-        return Err(MainGameError::InvalidRules(format!(
-            "the optimal split is computed for up to {MAX_OPTIMAL_SPLIT_HANDS} hands, the \
-             rules allow {max_hands}"
-        )));
-    }
-    if p == 9 && r.split_by_rank {
-        return Err(MainGameError::InvalidRules(
-            "the optimal split takes any two ten-valued cards as a pair (not split by rank)".into(),
-        ));
-    }
-    let counts = shoe.counts();
-    if counts[p] < 2 + u32::from(p == u) || counts[u] == 0 {
-        return Err(MainGameError::CardsNotInShoe(format!(
-            "the pair {pair},{pair} and the up card {up}"
-        )));
-    }
-    if counts.iter().any(|&c| c > 2000) {
-        return Err(MainGameError::InvalidShoe(
-            "the optimal split takes at most 2,000 cards of a value".into(),
-        ));
-    }
-    let need = 31 * max_hands + 26;
-    if shoe.hard_value() < need {
-        return Err(MainGameError::ShoeTooSmall(format!(
-            "an optimal split to {max_hands} hands needs cards worth at least {need}"
-        )));
-    }
-    let mut s = Search {
-        table: dealer::up_table(r.h17, u),
-        r,
-        shoe: counts,
-        pair: p,
-        up: u,
-        max_hands,
-        memo: vec![FxHashMap::default(); max_hands as usize],
-        dealer: FxHashMap::default(),
-        bounds,
-        valued: 0,
-        remembered_peak: 0,
-        dealer_evaluations: 0,
+    let (mut s, start) = Search::new(rules, shoe, pair, up, bounds)?;
+    let value = if bounds.level_by_level {
+        s.bounds.max_remembered = usize::MAX;
+        levels::value(&mut s, start)?
+    } else {
+        s.value(start)?
     };
-    let mut dealt = [0u8; 10];
-    dealt[p] += 2;
-    dealt[u] += 1;
-    let start = State {
-        dealt,
-        done: [0; 4],
-        ndone: 0,
-        hand: Hand::pair_card(p),
-        waiting: 1,
-    };
-    let ev = s.value(start)?;
-    let left = s.left(&start);
-    let n: u32 = left.iter().sum();
-    let dealer_natural = match u {
-        0 => f64::from(left[9]) / f64::from(n),
-        9 => f64::from(left[0]) / f64::from(n),
-        _ => 0.0,
-    };
+    // A natural that takes the one initial unit whatever the hands: its
+    // chance now is its chance at the end.
+    let ev = value - (1.0 - s.natural_per_hand) * s.natural(&start);
+    let dealer_natural = s.natural(&start);
     s.make_room();
     Ok(OptimalSplit {
         ev,
         dealer_natural,
         states: s.valued,
+        states_by_cards: s.by_cards,
         remembered_peak: s.remembered_peak,
         dealer_evaluations: s.dealer_evaluations,
     })
+}
+
+impl OptimalSplit {
+    /// The states [`optimal_split`] would value, counted by the number of
+    /// cards dealt in them (entry `n`: the states with `n` cards dealt) without
+    /// valuing them: the round is enumerated forward a number of cards at a
+    /// time, holding two such levels at once. Past `max_states` the count
+    /// stops with [`MainGameError::BeyondBound`], its sentence giving the
+    /// levels counted in full.
+    pub fn count_states(
+        rules: &MainGameRules,
+        shoe: &Shoe,
+        pair: u8,
+        up: u8,
+        max_states: u64,
+    ) -> Result<Vec<u64>, MainGameError> {
+        let bounds = SplitBounds {
+            max_states,
+            ..SplitBounds::default()
+        };
+        let (s, start) = Search::new(rules, shoe, pair, up, bounds)?;
+        levels::count(&s, start)
+    }
+}
+
+impl Search {
+    /// The search for splitting `pair` against `up` from `shoe`, and the
+    /// round's first state, once the request is checked.
+    fn new(
+        rules: &MainGameRules,
+        shoe: &Shoe,
+        pair: u8,
+        up: u8,
+        bounds: SplitBounds,
+    ) -> Result<(Search, State), MainGameError> {
+        let r = Prepared::new(rules)?;
+        let (p, u) = (rank_index(pair)?, rank_index(up)?);
+        let max_hands = r.max_hands[p];
+        if max_hands < 2 {
+            return Err(MainGameError::InvalidRules(
+                "these rules do not split this pair".into(),
+            ));
+        }
+        if max_hands > MAX_OPTIMAL_SPLIT_HANDS {
+            return Err(MainGameError::InvalidRules(format!(
+                "the optimal split is computed for up to {MAX_OPTIMAL_SPLIT_HANDS} hands, the \
+                 rules allow {max_hands}"
+            )));
+        }
+        if p == 9 && r.split_by_rank {
+            return Err(MainGameError::InvalidRules(
+                "the optimal split takes any two ten-valued cards as a pair (not split by rank)"
+                    .into(),
+            ));
+        }
+        let counts = shoe.counts();
+        if counts[p] < 2 + u32::from(p == u) || counts[u] == 0 {
+            return Err(MainGameError::CardsNotInShoe(format!(
+                "the pair {pair},{pair} and the up card {up}"
+            )));
+        }
+        if counts.iter().any(|&c| c > 2000) {
+            return Err(MainGameError::InvalidShoe(
+                "the optimal split takes at most 2,000 cards of a value".into(),
+            ));
+        }
+        let need = 31 * max_hands + 26;
+        if shoe.hard_value() < need {
+            return Err(MainGameError::ShoeTooSmall(format!(
+                "an optimal split to {max_hands} hands needs cards worth at least {need}"
+            )));
+        }
+        let natural_per_hand = if r.corr[u] > 0.0 { 0.0 } else { 1.0 };
+        let search = Search {
+            table: dealer::up_table(r.h17, u),
+            r,
+            shoe: counts,
+            pair: p,
+            up: u,
+            max_hands,
+            natural_per_hand,
+            memo: Vec::new(),
+            dealer: Vec::new(),
+            bounds,
+            valued: 0,
+            by_cards: Vec::new(),
+            remembered_peak: 0,
+            dealer_evaluations: 0,
+        };
+        let mut dealt = [0u8; 10];
+        dealt[p] += 2;
+        dealt[u] += 1;
+        let start = State {
+            dealt,
+            short: [0; TOTALS],
+            ndone: 0,
+            hand: Hand::pair_card(p),
+            waiting: 1,
+        };
+        Ok((search, start))
+    }
+
+    /// The error past the bound on states.
+    fn beyond_bound(&self, counted: &str) -> MainGameError {
+        MainGameError::BeyondBound(format!(
+            "the optimal split of {p},{p} against {u} to {m} hands passed {b} states (the \
+             bound) without finishing{counted}; fewer hands or a smaller shoe are within reach",
+            p = self.pair + 1,
+            u = self.up + 1,
+            m = self.max_hands,
+            b = self.bounds.max_states
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(outcomes: &[(Outcome, u8)]) -> State {
+        let mut s = State {
+            dealt: [0; 10],
+            short: [0; TOTALS],
+            ndone: 0,
+            hand: Hand::pair_card(7),
+            waiting: 0,
+        };
+        for &(outcome, stake) in outcomes {
+            s.add_finished(outcome, stake);
+        }
+        s
+    }
+
+    #[test]
+    fn busted_and_surrendered_hands_leave_no_trace_in_the_state() {
+        let gone = after(&[(BUSTED, 1), (SURRENDERED, 1), (BUSTED, 2)]);
+        assert_eq!(gone.short, [0; TOTALS]);
+        let stood = after(&[(total_outcome(18), 1)]);
+        let stood_then_busted = after(&[(total_outcome(18), 1), (BUSTED, 2)]);
+        assert_eq!(stood.short, stood_then_busted.short);
+    }
+
+    #[test]
+    fn a_standing_hand_is_kept_as_its_shortfall_against_each_dealer_total() {
+        // 16 or less loses to every dealer total (two units short of a bust's
+        // win), 21 only pushes a dealer 21, a doubled 18 wins against 17.
+        assert_eq!(after(&[(total_outcome(14), 1)]).short, [2; TOTALS]);
+        assert_eq!(after(&[(total_outcome(21), 1)]).short, [0, 0, 0, 0, 1]);
+        assert_eq!(after(&[(total_outcome(18), 2)]).short, [0, 2, 4, 4, 4]);
+        // the order hands finished in changes nothing
+        let a = after(&[(total_outcome(20), 1), (total_outcome(17), 2)]);
+        let b = after(&[(total_outcome(17), 2), (total_outcome(20), 1)]);
+        assert_eq!(a.short, b.short);
+    }
 }

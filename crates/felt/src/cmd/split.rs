@@ -4,7 +4,8 @@
 use crate::exact_arg::{parse_shoe, shoe_text};
 use anyhow::{Context, Result};
 use felt_math::main_game::{
-    hand_evs, optimal_split_within, MainGameRules, PostSplit, Shoe, SplitBounds, DEFAULT_MAX_STATES,
+    hand_evs, optimal_split_within, MainGameRules, OptimalSplit, PostSplit, Shoe, SplitBounds,
+    DEFAULT_MAX_STATES,
 };
 use felt_math::mapping::main_game_rules;
 use serde::Serialize;
@@ -31,9 +32,24 @@ pub struct Args {
     /// its time: four hands from a full shoe are far past the default).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
     pub max_states: u64,
+    /// Only count the states the optimal split would value, by the number of
+    /// cards dealt in them, without valuing them (within --max-states; the
+    /// memory of two such levels).
+    #[arg(long)]
+    pub count_states: bool,
     /// Print the figures as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// What `felt split --count-states` prints.
+#[derive(Debug, Serialize)]
+pub struct StateCount {
+    /// The states the optimal split would value.
+    pub states: u64,
+    /// Those states by the number of cards dealt in them (the pair and the up
+    /// card included): entry `n` counts the states with `n` cards dealt.
+    pub states_by_cards: Vec<u64>,
 }
 
 /// What `felt split` prints.
@@ -59,6 +75,9 @@ pub struct SplitReport {
     pub no_split: f64,
     /// Decision and chance states the optimal split valued.
     pub states: u64,
+    /// Those states by the number of cards dealt in them (the pair and the up
+    /// card included): entry `n` counts the states with `n` cards dealt.
+    pub states_by_cards: Vec<u64>,
 }
 
 /// A card argument: `A`, `2`..`9`, `T` (or `10`, `J`, `Q`, `K`).
@@ -74,8 +93,8 @@ fn rank(s: &str) -> Result<u8> {
     }
 }
 
-/// Computes the report.
-pub fn report(a: &Args) -> Result<SplitReport> {
+/// The request: the game's id and rules, the shoe, the pair and the up card.
+fn request(a: &Args) -> Result<(String, MainGameRules, Shoe, u8, u8)> {
     let (pair, up) = (rank(&a.pair)?, rank(&a.up)?);
     let file = crate::game_arg::load_game(&a.game)?;
     let decks = a.decks.unwrap_or(file.shoe().decks);
@@ -85,6 +104,22 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         Some(s) => s,
         None => Shoe::decks(u32::from(decks))?,
     };
+    Ok((file.game().id.clone(), rules, shoe, pair, up))
+}
+
+/// Counts the states the optimal split would value.
+pub fn count(a: &Args) -> Result<StateCount> {
+    let (_, rules, shoe, pair, up) = request(a)?;
+    let states_by_cards = OptimalSplit::count_states(&rules, &shoe, pair, up, a.max_states)?;
+    Ok(StateCount {
+        states: states_by_cards.iter().sum(),
+        states_by_cards,
+    })
+}
+
+/// Computes the report.
+pub fn report(a: &Args) -> Result<SplitReport> {
+    let (game, rules, shoe, pair, up) = request(a)?;
     let bounds = SplitBounds {
         max_states: a.max_states,
         ..SplitBounds::default()
@@ -107,7 +142,7 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         models.push((post.name(), e.split.context("the pair cannot be split")?));
     }
     Ok(SplitReport {
-        game: file.game().id.clone(),
+        game,
         pair,
         up,
         shoe: shoe.counts(),
@@ -117,6 +152,7 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         models,
         no_split,
         states: opt.states,
+        states_by_cards: opt.states_by_cards,
     })
 }
 
@@ -130,8 +166,20 @@ fn label(r: u8) -> String {
 
 /// Prints the split's values.
 pub fn run(a: &Args) -> Result<()> {
-    let r = report(a)?;
     let mut out = std::io::stdout().lock();
+    if a.count_states {
+        let c = count(a)?;
+        if a.json {
+            writeln!(out, "{}", serde_json::to_string_pretty(&c)?)?;
+        } else {
+            writeln!(out, "{} states; by cards dealt:", c.states)?;
+            for (cards, n) in c.states_by_cards.iter().enumerate().filter(|c| *c.1 > 0) {
+                writeln!(out, "  {cards:>3} {n:>12}")?;
+            }
+        }
+        return Ok(());
+    }
+    let r = report(a)?;
     if a.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&r)?)?;
         return Ok(());

@@ -1,0 +1,159 @@
+//! The optimal split's states counted level by level (by the number of cards
+//! dealt) without valuing them: what the valuation would remember, and how
+//! wide each level is, at the memory of two levels.
+//!
+//! Every step of the round either deals a card (one level up) or moves on to
+//! the next split hand with the same cards (a later stage of the same level),
+//! so a level is complete once the one below it is enumerated, stage by stage.
+
+use super::{total_outcome, Hand, Key, Search, State, BUSTED, SURRENDERED};
+use crate::main_game::error::MainGameError;
+use rustc_hash::FxHashSet;
+
+impl Search {
+    /// Calls `reach` with each state the round can move to from `s`, in the
+    /// steps [`Search::value`] takes (a state may come more than once).
+    fn successors(&self, s: &State, mut reach: impl FnMut(State)) {
+        let left = self.left(s);
+        let cards = || (0..10).filter(move |&x| left[x] > 0);
+        let pair = self.pair;
+        let finish = |t: State, outcome: u8, stake: u8, reach: &mut dyn FnMut(State)| {
+            let mut t = t;
+            t.add_finished(outcome, stake);
+            if t.waiting > 0 {
+                t.waiting -= 1;
+                t.hand = Hand::pair_card(pair);
+                reach(t);
+            }
+        };
+        let dealt = |x: usize| {
+            let mut t = *s;
+            t.dealt[x] += 1;
+            t.hand = s.hand.with(x);
+            t
+        };
+        if s.hand.ncards == 1 {
+            let made = u32::from(s.ndone) + 1 + u32::from(s.waiting);
+            for x in cards() {
+                reach(dealt(x));
+                if x == pair && made < self.max_hands {
+                    let mut again = *s;
+                    again.dealt[x] += 1;
+                    again.waiting += 1;
+                    reach(again);
+                }
+            }
+            return;
+        }
+        finish(*s, total_outcome(s.hand.total), 1, &mut reach);
+        if pair == 0 && s.hand.ncards == 2 && !self.r.play_split_aces {
+            return;
+        }
+        for x in cards() {
+            let t = dealt(x);
+            if t.hand.total > 21 {
+                finish(t, BUSTED, 1, &mut reach);
+            } else {
+                reach(t);
+            }
+        }
+        if s.hand.ncards == 2 {
+            if self.r.das && self.r.can_double(s.hand.total, s.hand.soft) {
+                for x in cards() {
+                    let t = dealt(x);
+                    let outcome = if t.hand.total > 21 {
+                        BUSTED
+                    } else {
+                        total_outcome(t.hand.total)
+                    };
+                    finish(t, outcome, 2, &mut reach);
+                }
+            }
+            if self.r.sas {
+                finish(*s, SURRENDERED, 1, &mut reach);
+            }
+        }
+    }
+}
+
+/// The states reachable from `start`, by the number of cards dealt in them;
+/// past the search's bound on states, [`MainGameError::BeyondBound`] naming
+/// the levels counted in full.
+pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameError> {
+    walk(search, start, |_| {})
+}
+
+/// The value of `start`: every state reachable from it valued level by
+/// level, the most cards dealt first and each level's last stage first, so
+/// that every step of [`Search::value`] finds what follows it remembered; a
+/// level's values are forgotten once the level below it is valued.
+pub(super) fn value(search: &mut Search, start: State) -> Result<f64, MainGameError> {
+    let mut levels: Vec<Vec<Vec<Key>>> = Vec::new();
+    walk(search, start, |stages| {
+        levels.push(
+            stages
+                .into_iter()
+                .map(|k| k.into_iter().collect())
+                .collect(),
+        );
+    })?;
+    let first = start.cards();
+    while let Some(level) = levels.pop() {
+        for stage in level.into_iter().rev() {
+            for key in stage {
+                search.value(State::from_key(key))?;
+            }
+        }
+        search.make_room(); // the peak: this level and the one above it
+        search.forget_above(first + levels.len());
+    }
+    search.value(start)
+}
+
+/// Enumerates the states reachable from `start` a number of cards dealt at a
+/// time, each level stage by stage, handing each complete level (its keys by
+/// stage) to `level`, and returns the number of states per level.
+fn walk(
+    search: &Search,
+    start: State,
+    mut level_done: impl FnMut(Vec<FxHashSet<Key>>),
+) -> Result<Vec<u64>, MainGameError> {
+    let stages = search.max_hands as usize;
+    let key = |s: &State| s.key(search.stage(s));
+    let mut by_cards = vec![0u64; start.cards()];
+    let mut level: Vec<FxHashSet<Key>> = vec![FxHashSet::default(); stages];
+    level[usize::from(search.stage(&start))].insert(key(&start));
+    let mut total = 0u64;
+    while level.iter().any(|stage| !stage.is_empty()) {
+        let cards = by_cards.len();
+        let mut above: Vec<FxHashSet<Key>> = vec![FxHashSet::default(); stages];
+        let mut done: Vec<FxHashSet<Key>> = Vec::with_capacity(stages);
+        let mut width = 0u64;
+        for stage in 0..stages {
+            let here = std::mem::take(&mut level[stage]);
+            width += here.len() as u64;
+            total += here.len() as u64;
+            if total > search.bounds.max_states {
+                return Err(search.beyond_bound(&format!(
+                    " (states by cards dealt, the levels counted in full: {by_cards:?})"
+                )));
+            }
+            for &k in &here {
+                search.successors(&State::from_key(k), |t| {
+                    let to = usize::from(search.stage(&t));
+                    if t.cards() == cards {
+                        debug_assert!(to > stage, "a step without a card moves on a hand");
+                        level[to].insert(key(&t));
+                    } else {
+                        above[to].insert(key(&t));
+                    }
+                });
+            }
+            done.push(here);
+        }
+        level_done(done);
+        by_cards.push(width);
+        level = above;
+    }
+    Ok(by_cards)
+}
