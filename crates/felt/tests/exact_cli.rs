@@ -211,7 +211,7 @@ fn split_refuses_bad_input_with_typed_sentences() {
         ),
         (
             &["split", "8", "T", "--decks", "1", "--max-states", "1000"],
-            "the optimal split of 8,8 against 10 to 4 hands valued 1000 states (the bound)",
+            "the optimal split of 8,8 against 10 to 4 hands passed 1000 states (the bound)",
         ),
     ];
     for (args, want) in cases {
