@@ -487,10 +487,7 @@ impl Bot {
                     if mem.resend {
                         // The fresh view asked for after a dropped message has not
                         // come: the ask may have been dropped too.
-                        self.pace(mem).await;
-                        tx.send(Message::text(json!({"type": "sync"}).to_string()))
-                            .await
-                            .map_err(|e| e.to_string())?;
+                        self.ask_view(mem, &mut tx).await?;
                     }
                     continue;
                 }
@@ -546,10 +543,7 @@ impl Bot {
                         mem.sent.clear();
                         mem.pending.clear();
                         mem.bet_id = None;
-                        self.pace(mem).await;
-                        tx.send(Message::text(json!({"type": "sync"}).to_string()))
-                            .await
-                            .map_err(|e| e.to_string())?;
+                        self.ask_view(mem, &mut tx).await?;
                         continue;
                     }
                     // A bet refused because the round was set up again (someone sat
@@ -726,6 +720,18 @@ impl Bot {
         mem.pending.push((id, Instant::now()));
         self.tally.lock().await.actions += 1;
         Ok(())
+    }
+
+    /// Asks for a fresh view (`sync`), at the bot's pace.
+    async fn ask_view<S>(&self, mem: &mut Memory, tx: &mut S) -> Result<(), String>
+    where
+        S: futures_util::Sink<Message> + Unpin,
+        S::Error: std::fmt::Display,
+    {
+        self.pace(mem).await;
+        tx.send(Message::text(json!({"type": "sync"}).to_string()))
+            .await
+            .map_err(|e| e.to_string())
     }
 
     /// Waits until the bot's pace lets one more message go, and takes its token.
