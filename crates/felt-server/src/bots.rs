@@ -20,7 +20,9 @@ use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-/// How many times in a row a bot tries to reach the server again (a restart).
+/// How many times in a row a bot tries to reach the server again (a restart). A bot
+/// whose table moves on (failovers) tries on, while it has played a round within its
+/// stall time.
 const RETRIES: u32 = 120;
 
 /// The pause between two tries.
@@ -349,6 +351,7 @@ impl Bot {
         };
         let mut mem = Memory::default();
         let mut tries = 0;
+        let mut last_round = Instant::now();
         while mem.rounds < self.cfg.rounds {
             let played = mem.rounds;
             let r = match self.find_host(&http).await {
@@ -357,15 +360,25 @@ impl Bot {
             };
             if mem.rounds > played {
                 tries = 0;
+                last_round = Instant::now();
             }
+            // Under repeated failovers a table can move many times before a round
+            // ends: the bot gives up only when both budgets are spent.
+            let again = tries < RETRIES || last_round.elapsed() < self.cfg.stall;
             match r {
                 Ok(true) => break,
-                Ok(false) | Err(_) if tries < RETRIES => {
+                Ok(false) | Err(_) if again => {
                     tries += 1;
                     self.tally.lock().await.reconnects += 1;
                     tokio::time::sleep(RETRY_PAUSE).await;
                 }
-                Ok(false) => return self.fail("the table closed".to_string()).await,
+                Ok(false) => {
+                    let m = format!(
+                        "the table closed ({tries} tries, no round for {:.0} s)",
+                        last_round.elapsed().as_secs_f64()
+                    );
+                    return self.fail(m).await;
+                }
                 Err(e) => return self.fail(e).await,
             }
         }
