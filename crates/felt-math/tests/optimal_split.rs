@@ -397,3 +397,31 @@ fn valued_level_by_level_the_optimal_split_is_the_depth_first_value() {
     assert!(peak <= widest.unwrap() + levels.dealer_evaluations as u64);
     assert!(peak < levels.states, "{peak} of {} states", levels.states);
 }
+
+#[test]
+fn the_keys_waiting_in_a_file_and_the_threads_valuing_a_stage_change_no_value() {
+    let on_disk = SplitBounds {
+        keys_in_memory: 0,
+        ..SplitBounds::default()
+    };
+    let on_threads =
+        |n: usize, bounds: SplitBounds, (r, s, pair, up): &(MainGameRules, Shoe, u8, u8)| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+                .install(|| optimal_split_within(r, s, *pair, *up, bounds).unwrap())
+        };
+    for split in small_splits() {
+        let one = on_threads(1, SplitBounds::default(), &split);
+        assert_eq!(one.keys_on_disk, 0);
+        for n in [2, 3] {
+            let many = on_threads(n, on_disk, &split);
+            // every key went through the file
+            assert_eq!(many.keys_on_disk, many.states);
+            assert_eq!(many.ev.to_bits(), one.ev.to_bits(), "{:?}", split.1);
+            assert_eq!(many.states_by_cards, one.states_by_cards);
+            assert_eq!(many.dealer_evaluations, one.dealer_evaluations);
+        }
+    }
+}

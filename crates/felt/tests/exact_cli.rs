@@ -190,11 +190,35 @@ fn split_prints_the_optimal_value_beside_the_models_and_the_strategy_table() {
         opt > 0.19 && opt > line("best play without splitting") + 0.2,
         "{out}"
     );
+
+    // --hands overrides the rules' hand limit; the keys waiting in a file and the
+    // threads change no figure
+    let two = |extra: &[&str]| {
+        let mut args = vec!["split", "8", "T", "--decks", "1", "--hands", "2", "--json"];
+        args.extend_from_slice(extra);
+        json(&args)
+    };
+    let plain = two(&["--threads", "1"]);
+    assert_eq!(plain["max_hands"], 2);
+    assert_eq!(plain["keys_on_disk"], 0);
+    // with no resplit CDP1 and CDP are one model, and the optimal split is at least it
+    let models = plain["models"].as_array().unwrap();
+    assert_eq!(models[1][1], models[2][1]);
+    assert!(plain["optimal"].as_f64().unwrap() >= models[2][1].as_f64().unwrap() - 1e-12);
+    let spilled = two(&["--threads", "2", "--keys-in-memory", "0"]);
+    assert_eq!(spilled["keys_on_disk"], plain["states"]);
+    assert_eq!(spilled["optimal"], plain["optimal"]);
+    assert_eq!(spilled["states_by_cards"], plain["states_by_cards"]);
 }
 
 #[test]
 fn split_refuses_bad_input_with_typed_sentences() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
+        (&["split", "8", "T", "--hands", "5"], "--hands 5: 2 to 4"),
+        (
+            &["split", "8", "T", "--threads", "0"],
+            "--threads: give 1 to 1024",
+        ),
         (&["split", "X", "6"], "`X`: a card is A, 2, ..., 9 or T"),
         (&["split", "8", "11"], "a card is A, 2, ..., 9 or T"),
         (

@@ -71,8 +71,8 @@ pub use dealer::{dealer_probabilities, DealerProbs};
 pub use error::MainGameError;
 pub use evs::{hand_evs, ActionEvs};
 pub use optimal_split::{
-    optimal_split, optimal_split_within, OptimalSplit, SplitBounds, DEFAULT_MAX_STATES,
-    MAX_OPTIMAL_SPLIT_HANDS,
+    optimal_split, optimal_split_within, OptimalSplit, SplitBounds, DEFAULT_KEYS_IN_MEMORY,
+    DEFAULT_MAX_STATES, MAX_OPTIMAL_SPLIT_HANDS,
 };
 pub use post_split::PostSplit;
 pub use rules::{DoubleOn, MainGameRules, NoPeekLoss, Peek, Surrender, MAX_SPLIT_HANDS};

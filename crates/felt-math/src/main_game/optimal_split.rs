@@ -20,6 +20,7 @@ use super::rules::{MainGameRules, Prepared};
 use super::shoe::{rank_index, Shoe};
 use rustc_hash::FxHashMap;
 
+mod keys;
 mod levels;
 
 /// Most hands the optimal split is computed for.
@@ -44,6 +45,9 @@ pub struct OptimalSplit {
     /// Dealer outcome evaluations (one per set of cards left, again if
     /// forgotten).
     pub dealer_evaluations: usize,
+    /// States whose keys waited for their level's valuing in a temporary file
+    /// (past [`SplitBounds::keys_in_memory`]).
+    pub keys_on_disk: u64,
 }
 
 impl OptimalSplit {
@@ -225,6 +229,10 @@ impl State {
 /// million at eight decks), a minute or two of work.
 pub const DEFAULT_MAX_STATES: u64 = 30_000_000;
 
+/// The default number of states whose keys wait in memory for their level's
+/// valuing (16 bytes each: 1.6 GB).
+pub const DEFAULT_KEYS_IN_MEMORY: u64 = 100_000_000;
+
 /// Bounds on the optimal split's work and memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SplitBounds {
@@ -241,6 +249,9 @@ pub struct SplitBounds {
     /// state's key (16 bytes) and the values of two levels, rather than every
     /// state's value (depth first, under `max_remembered`).
     pub level_by_level: bool,
+    /// Level by level, the most states whose keys wait in memory for their
+    /// level's valuing; the others wait in a temporary file.
+    pub keys_in_memory: u64,
 }
 
 impl Default for SplitBounds {
@@ -249,11 +260,14 @@ impl Default for SplitBounds {
             max_states: DEFAULT_MAX_STATES,
             max_remembered: 40_000_000,
             level_by_level: true,
+            keys_in_memory: DEFAULT_KEYS_IN_MEMORY,
         }
     }
 }
 
-struct Search {
+/// What the round is: the rules, the shoe, the pair and the up card. It does
+/// not change while the round is searched.
+struct Round {
     r: Prepared,
     shoe: [u32; 10],
     pair: usize,
@@ -263,20 +277,9 @@ struct Search {
     /// round's one initial unit, whatever the hands).
     natural_per_hand: f64,
     table: &'static dealer::DealerTable,
-    /// One table per number of cards dealt: a state is reached only from
-    /// states with as many cards or fewer.
-    memo: Vec<FxHashMap<Key, f64>>,
-    /// The dealer's chances of ending on 17..=21, per set of cards dealt
-    /// (one table per number of cards).
-    dealer: Vec<FxHashMap<Key, [f64; TOTALS]>>,
-    bounds: SplitBounds,
-    valued: u64,
-    by_cards: Vec<u64>,
-    remembered_peak: usize,
-    dealer_evaluations: usize,
 }
 
-impl Search {
+impl Round {
     fn left(&self, s: &State) -> [u32; 10] {
         std::array::from_fn(|i| self.shoe[i] - u32::from(s.dealt[i]))
     }
@@ -287,6 +290,18 @@ impl Search {
         let left = self.left(s);
         let n = f64::from(left.iter().sum::<u32>());
         left.map(|c| f64::from(c) / n)
+    }
+
+    /// Each value that can come next (its index), with its chance and the
+    /// state with it dealt (the hand in play as it was).
+    fn each_card(&self, s: &State) -> impl Iterator<Item = (usize, f64, State)> {
+        let s = *s;
+        let draws = self.draws(&s);
+        (0..10).filter(move |&x| draws[x] > 0.0).map(move |x| {
+            let mut t = s;
+            t.dealt[x] += 1;
+            (x, draws[x], t)
+        })
     }
 
     /// The chance the hole card, one of the cards left, makes a dealer
@@ -313,6 +328,141 @@ impl Search {
         }
     }
 
+    /// The dealer's chances of ending on 17..=21 for the cards `s` leaves.
+    fn dealer_outcomes(&self, s: &State) -> [f64; TOTALS] {
+        let mut n = self.left(s).map(f64::from);
+        n[self.up] += 1.0; // the dealer's table takes the up card out itself
+        let all = self.table.eval_up(&n, self.up);
+        std::array::from_fn(|d| all[d])
+    }
+}
+
+/// What a step of the round needs from the rest of the search: the value of
+/// a state that follows it, and the dealer's outcomes for a finished round.
+/// The depth-first [`Search`] computes (and remembers) them; a worker valuing
+/// a level looks them up in the levels already valued.
+trait Next {
+    fn round(&self) -> &Round;
+    /// The state's value less what its finished hands pay against a dealer
+    /// bust (counted when each ended).
+    fn value(&mut self, s: State) -> Result<f64, MainGameError>;
+    /// The dealer's chances of ending on 17..=21 for the cards `s` leaves.
+    fn dealer(&mut self, s: &State) -> [f64; TOTALS];
+}
+
+/// The value of `s` from the values of the states that follow it.
+fn step(n: &mut impl Next, s: State) -> Result<f64, MainGameError> {
+    if s.hand.ncards == 1 {
+        second_card(n, s)
+    } else {
+        decide(n, s)
+    }
+}
+
+/// The current hand holds only its pair card: its second card, and a
+/// resplit where one is allowed and pays.
+fn second_card(n: &mut impl Next, s: State) -> Result<f64, MainGameError> {
+    let made = u32::from(s.ndone) + 1 + u32::from(s.waiting);
+    let (pair, max_hands) = (n.round().pair, n.round().max_hands);
+    let mut v = 0.0;
+    for (x, p, t) in n.round().each_card(&s) {
+        let mut two = t;
+        two.hand = s.hand.with(x);
+        let mut best = n.value(two)?;
+        if x == pair && made < max_hands {
+            let mut again = t;
+            again.waiting += 1;
+            best = best.max(n.value(again)?);
+        }
+        v += p * best;
+    }
+    Ok(v)
+}
+
+/// The best of the current hand's options.
+fn decide(n: &mut impl Next, s: State) -> Result<f64, MainGameError> {
+    let stand = finish(n, s, total_outcome(s.hand.total), 1)?;
+    let round = n.round();
+    if round.pair == 0 && s.hand.ncards == 2 && !round.r.play_split_aces {
+        return Ok(stand);
+    }
+    let may_double =
+        s.hand.ncards == 2 && round.r.das && round.r.can_double(s.hand.total, s.hand.soft);
+    let may_surrender = s.hand.ncards == 2 && round.r.sas;
+    let mut best = stand.max(draw(n, s, false)?);
+    if may_double {
+        best = best.max(draw(n, s, true)?);
+    }
+    if may_surrender {
+        best = best.max(finish(n, s, SURRENDERED, 1)?);
+    }
+    Ok(best)
+}
+
+/// Hit (playing on) or double (one card, twice the stake).
+fn draw(n: &mut impl Next, s: State, double: bool) -> Result<f64, MainGameError> {
+    let mut v = 0.0;
+    for (x, p, mut t) in n.round().each_card(&s) {
+        t.hand = s.hand.with(x);
+        let total = t.hand.total;
+        let outcome = if total > 21 {
+            BUSTED
+        } else {
+            total_outcome(total)
+        };
+        v += p * if double {
+            finish(n, t, outcome, 2)?
+        } else if total > 21 {
+            finish(n, t, BUSTED, 1)?
+        } else {
+            n.value(t)?
+        };
+    }
+    Ok(v)
+}
+
+/// The current hand ends with `outcome` on `stake` units: what it pays
+/// against a dealer bust (less a dealer natural's take where it takes each
+/// hand's stake), then the next waiting hand or the dealer.
+fn finish(n: &mut impl Next, s: State, outcome: Outcome, stake: u8) -> Result<f64, MainGameError> {
+    let round = n.round();
+    let natural = round.natural(&s);
+    let now = f64::from(stake)
+        * (pays_on_bust(outcome) * (1.0 - natural) - round.natural_per_hand * natural);
+    let mut t = s;
+    t.add_finished(outcome, stake);
+    if t.waiting == 0 {
+        let pr = n.dealer(&t);
+        let settled = -pr
+            .iter()
+            .zip(t.short)
+            .map(|(q, short)| q * f64::from(short))
+            .sum::<f64>();
+        return Ok(now + settled);
+    }
+    t.waiting -= 1;
+    t.hand = Hand::pair_card(round.pair);
+    Ok(now + n.value(t)?)
+}
+
+/// The search: the round, what it remembers and the work it did.
+struct Search {
+    round: Round,
+    /// One table per number of cards dealt: a state is reached only from
+    /// states with as many cards or fewer.
+    memo: Vec<FxHashMap<Key, f64>>,
+    /// The dealer's chances of ending on 17..=21, per set of cards dealt
+    /// (one table per number of cards).
+    dealer: Vec<FxHashMap<Key, [f64; TOTALS]>>,
+    bounds: SplitBounds,
+    valued: u64,
+    by_cards: Vec<u64>,
+    remembered_peak: usize,
+    dealer_evaluations: usize,
+    keys_spilled: u64,
+}
+
+impl Search {
     fn remembered(&self) -> usize {
         self.memo.iter().map(FxHashMap::len).sum::<usize>()
             + self.dealer.iter().map(FxHashMap::len).sum::<usize>()
@@ -351,27 +501,40 @@ impl Search {
         &mut self.memo[cards]
     }
 
-    /// The state's value less what its finished hands pay against a dealer
-    /// bust (counted when each ended).
+    /// The dealer's table of sets of `cards` cards dealt.
+    fn dealer_of(&mut self, cards: usize) -> &mut FxHashMap<Key, [f64; TOTALS]> {
+        if self.dealer.len() <= cards {
+            self.dealer.resize_with(cards + 1, FxHashMap::default);
+        }
+        &mut self.dealer[cards]
+    }
+
+    /// Counts `n` states valued with `cards` cards dealt.
+    fn count_valued(&mut self, cards: usize, n: u64) {
+        self.valued += n;
+        if self.by_cards.len() <= cards {
+            self.by_cards.resize(cards + 1, 0);
+        }
+        self.by_cards[cards] += n;
+    }
+}
+
+impl Next for Search {
+    fn round(&self) -> &Round {
+        &self.round
+    }
+
     fn value(&mut self, s: State) -> Result<f64, MainGameError> {
-        let key = s.key(self.stage(&s));
+        let key = s.key(self.round.stage(&s));
         let cards = s.cards();
         if let Some(&v) = self.memo_of(cards).get(&key) {
             return Ok(v);
         }
-        self.valued += 1;
+        self.count_valued(cards, 1);
         if self.valued > self.bounds.max_states {
             return Err(self.beyond_bound(""));
         }
-        if self.by_cards.len() <= cards {
-            self.by_cards.resize(cards + 1, 0);
-        }
-        self.by_cards[cards] += 1;
-        let v = if s.hand.ncards == 1 {
-            self.second_card(s)?
-        } else {
-            self.decide(s)?
-        };
+        let v = step(self, s)?;
         if self.valued.is_multiple_of(65_536) {
             self.make_room();
         }
@@ -379,110 +542,15 @@ impl Search {
         Ok(v)
     }
 
-    /// The current hand holds only its pair card: its second card, and a
-    /// resplit where one is allowed and pays.
-    fn second_card(&mut self, s: State) -> Result<f64, MainGameError> {
-        let made = u32::from(s.ndone) + 1 + u32::from(s.waiting);
-        let mut v = 0.0;
-        for (x, p) in self.draws(&s).into_iter().enumerate().filter(|d| d.1 > 0.0) {
-            let mut t = s;
-            t.dealt[x] += 1;
-            let mut two = t;
-            two.hand = s.hand.with(x);
-            let mut best = self.value(two)?;
-            if x == self.pair && made < self.max_hands {
-                let mut again = t;
-                again.waiting += 1;
-                best = best.max(self.value(again)?);
-            }
-            v += p * best;
-        }
-        Ok(v)
-    }
-
-    /// The best of the current hand's options.
-    fn decide(&mut self, s: State) -> Result<f64, MainGameError> {
-        let stand = self.finish(s, total_outcome(s.hand.total), 1)?;
-        if self.pair == 0 && s.hand.ncards == 2 && !self.r.play_split_aces {
-            return Ok(stand);
-        }
-        let mut best = stand.max(self.draw(s, false)?);
-        if s.hand.ncards == 2 {
-            if self.r.das && self.r.can_double(s.hand.total, s.hand.soft) {
-                best = best.max(self.draw(s, true)?);
-            }
-            if self.r.sas {
-                best = best.max(self.finish(s, SURRENDERED, 1)?);
-            }
-        }
-        Ok(best)
-    }
-
-    /// Hit (playing on) or double (one card, twice the stake).
-    fn draw(&mut self, s: State, double: bool) -> Result<f64, MainGameError> {
-        let mut v = 0.0;
-        for (x, p) in self.draws(&s).into_iter().enumerate().filter(|d| d.1 > 0.0) {
-            let mut t = s;
-            t.dealt[x] += 1;
-            t.hand = s.hand.with(x);
-            let total = t.hand.total;
-            let outcome = if total > 21 {
-                BUSTED
-            } else {
-                total_outcome(total)
-            };
-            v += p * if double {
-                self.finish(t, outcome, 2)?
-            } else if total > 21 {
-                self.finish(t, BUSTED, 1)?
-            } else {
-                self.value(t)?
-            };
-        }
-        Ok(v)
-    }
-
-    /// The current hand ends with `outcome` on `stake` units: what it pays
-    /// against a dealer bust (less a dealer natural's take where it takes
-    /// each hand's stake), then the next waiting hand or the dealer.
-    fn finish(&mut self, s: State, outcome: Outcome, stake: u8) -> Result<f64, MainGameError> {
-        let natural = self.natural(&s);
-        let now = f64::from(stake)
-            * (pays_on_bust(outcome) * (1.0 - natural) - self.natural_per_hand * natural);
-        let mut t = s;
-        t.add_finished(outcome, stake);
-        if t.waiting == 0 {
-            return Ok(now + self.settle(&t));
-        }
-        t.waiting -= 1;
-        t.hand = Hand::pair_card(self.pair);
-        Ok(now + self.value(t)?)
-    }
-
-    /// The round's value against the dealer's totals once every hand is
-    /// over, less what the hands pay against a dealer bust.
-    fn settle(&mut self, s: &State) -> f64 {
+    fn dealer(&mut self, s: &State) -> [f64; TOTALS] {
         let dk = s.dealt_key();
-        let cards = s.cards();
-        if self.dealer.len() <= cards {
-            self.dealer.resize_with(cards + 1, FxHashMap::default);
+        if let Some(p) = self.dealer_of(s.cards()).get(&dk) {
+            return *p;
         }
-        let pr = match self.dealer[cards].get(&dk) {
-            Some(p) => *p,
-            None => {
-                let mut n = self.left(s).map(f64::from);
-                n[self.up] += 1.0; // the dealer's table takes the up card out itself
-                let all = self.table.eval_up(&n, self.up);
-                let p: [f64; TOTALS] = std::array::from_fn(|d| all[d]);
-                self.dealer_evaluations += 1;
-                self.dealer[cards].insert(dk, p);
-                p
-            }
-        };
-        -pr.iter()
-            .zip(s.short)
-            .map(|(q, short)| q * f64::from(short))
-            .sum::<f64>()
+        let p = self.round.dealer_outcomes(s);
+        self.dealer_evaluations += 1;
+        self.dealer_of(s.cards()).insert(dk, p);
+        p
     }
 }
 
@@ -520,12 +588,12 @@ pub fn optimal_split_within(
         s.bounds.max_remembered = usize::MAX;
         levels::value(&mut s, start)?
     } else {
-        s.value(start)?
+        Next::value(&mut s, start)?
     };
     // A natural that takes the one initial unit whatever the hands: its
     // chance now is its chance at the end.
-    let ev = value - (1.0 - s.natural_per_hand) * s.natural(&start);
-    let dealer_natural = s.natural(&start);
+    let ev = value - (1.0 - s.round.natural_per_hand) * s.round.natural(&start);
+    let dealer_natural = s.round.natural(&start);
     s.make_room();
     Ok(OptimalSplit {
         ev,
@@ -534,6 +602,7 @@ pub fn optimal_split_within(
         states_by_cards: s.by_cards,
         remembered_peak: s.remembered_peak,
         dealer_evaluations: s.dealer_evaluations,
+        keys_on_disk: s.keys_spilled,
     })
 }
 
@@ -608,7 +677,7 @@ impl Search {
             )));
         }
         let natural_per_hand = if r.corr[u] > 0.0 { 0.0 } else { 1.0 };
-        let search = Search {
+        let round = Round {
             table: dealer::up_table(r.h17, u),
             r,
             shoe: counts,
@@ -616,6 +685,9 @@ impl Search {
             up: u,
             max_hands,
             natural_per_hand,
+        };
+        let search = Search {
+            round,
             memo: Vec::new(),
             dealer: Vec::new(),
             bounds,
@@ -623,6 +695,7 @@ impl Search {
             by_cards: Vec::new(),
             remembered_peak: 0,
             dealer_evaluations: 0,
+            keys_spilled: 0,
         };
         let mut dealt = [0u8; 10];
         dealt[p] += 2;
@@ -642,9 +715,9 @@ impl Search {
         MainGameError::BeyondBound(format!(
             "the optimal split of {p},{p} against {u} to {m} hands passed {b} states (the \
              bound) without finishing{counted}; fewer hands or a smaller shoe are within reach",
-            p = self.pair + 1,
-            u = self.up + 1,
-            m = self.max_hands,
+            p = self.round.pair + 1,
+            u = self.round.up + 1,
+            m = self.round.max_hands,
             b = self.bounds.max_states
         ))
     }

@@ -5,7 +5,7 @@ use crate::exact_arg::{parse_shoe, shoe_text};
 use anyhow::{Context, Result};
 use felt_math::main_game::{
     hand_evs, optimal_split_within, MainGameRules, OptimalSplit, PostSplit, Shoe, SplitBounds,
-    DEFAULT_MAX_STATES,
+    DEFAULT_KEYS_IN_MEMORY, DEFAULT_MAX_STATES, MAX_OPTIMAL_SPLIT_HANDS,
 };
 use felt_math::mapping::main_game_rules;
 use serde::Serialize;
@@ -32,6 +32,16 @@ pub struct Args {
     /// its time: four hands from a full shoe are far past the default).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
     pub max_states: u64,
+    /// Most hands the pair may be split into, 2 to 4 (default: the rules').
+    #[arg(long)]
+    pub hands: Option<u32>,
+    /// Most states whose keys wait in memory (16 bytes each) for their level to be
+    /// valued; the others wait in a temporary file.
+    #[arg(long, default_value_t = DEFAULT_KEYS_IN_MEMORY)]
+    pub keys_in_memory: u64,
+    /// Worker threads valuing the states (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Only count the states the optimal split would value, by the number of
     /// cards dealt in them, without valuing them (within --max-states; the
     /// memory of two such levels).
@@ -78,6 +88,8 @@ pub struct SplitReport {
     /// Those states by the number of cards dealt in them (the pair and the up
     /// card included): entry `n` counts the states with `n` cards dealt.
     pub states_by_cards: Vec<u64>,
+    /// States whose keys waited in a temporary file (past --keys-in-memory).
+    pub keys_on_disk: u64,
 }
 
 /// A card argument: `A`, `2`..`9`, `T` (or `10`, `J`, `Q`, `K`).
@@ -99,7 +111,14 @@ fn request(a: &Args) -> Result<(String, MainGameRules, Shoe, u8, u8)> {
     let file = crate::game_arg::load_game(&a.game)?;
     let decks = a.decks.unwrap_or(file.shoe().decks);
     anyhow::ensure!((1..=8).contains(&decks), "--decks {decks}: 1 to 8");
-    let rules: MainGameRules = main_game_rules(&file, decks).main;
+    let mut rules: MainGameRules = main_game_rules(&file, decks).main;
+    if let Some(h) = a.hands {
+        anyhow::ensure!(
+            (2..=MAX_OPTIMAL_SPLIT_HANDS).contains(&h),
+            "--hands {h}: 2 to {MAX_OPTIMAL_SPLIT_HANDS}"
+        );
+        rules.max_split_hands = h;
+    }
     let shoe = match a.shoe {
         Some(s) => s,
         None => Shoe::decks(u32::from(decks))?,
@@ -122,9 +141,17 @@ pub fn report(a: &Args) -> Result<SplitReport> {
     let (game, rules, shoe, pair, up) = request(a)?;
     let bounds = SplitBounds {
         max_states: a.max_states,
+        keys_in_memory: a.keys_in_memory,
         ..SplitBounds::default()
     };
-    let opt = optimal_split_within(&rules, &shoe, pair, up, bounds)?;
+    anyhow::ensure!(
+        a.threads.is_none_or(|t| (1..=1024).contains(&t)),
+        "--threads: give 1 to 1024, or leave it out to use every core"
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads.unwrap_or(0))
+        .build()?;
+    let opt = pool.install(|| optimal_split_within(&rules, &shoe, pair, up, bounds))?;
     let mut models = Vec::new();
     let mut no_split = f64::NAN;
     let mut given = false;
@@ -153,6 +180,7 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         no_split,
         states: opt.states,
         states_by_cards: opt.states_by_cards,
+        keys_on_disk: opt.keys_on_disk,
     })
 }
 

@@ -6,11 +6,15 @@
 //! the next split hand with the same cards (a later stage of the same level),
 //! so a level is complete once the one below it is enumerated, stage by stage.
 
-use super::{total_outcome, Hand, Key, Search, State, BUSTED, SURRENDERED};
+use super::keys::KeyStore;
+use super::{
+    step, total_outcome, Hand, Key, Next, Round, Search, State, BUSTED, SURRENDERED, TOTALS,
+};
 use crate::main_game::error::MainGameError;
-use rustc_hash::FxHashSet;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-impl Search {
+impl Round {
     /// Calls `reach` with each state the round can move to from `s`, in the
     /// steps [`Search::value`] takes (a state may come more than once).
     fn successors(&self, s: &State, mut reach: impl FnMut(State)) {
@@ -85,29 +89,119 @@ pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameE
 
 /// The value of `start`: every state reachable from it valued level by
 /// level, the most cards dealt first and each level's last stage first, so
-/// that every step of [`Search::value`] finds what follows it remembered; a
-/// level's values are forgotten once the level below it is valued.
+/// that every step finds what follows it remembered; a level's values are
+/// forgotten once the level below it is valued. The states of a stage depend
+/// only on later stages and levels, so they are valued in parallel (the same
+/// values, bit for bit, whatever the threads). The levels' keys are held from
+/// the forward count to their valuing, past [`super::SplitBounds::keys_in_memory`]
+/// in a temporary file.
 pub(super) fn value(search: &mut Search, start: State) -> Result<f64, MainGameError> {
-    let mut levels: Vec<Vec<Vec<Key>>> = Vec::new();
+    let mut keys = KeyStore::new(search.bounds.keys_in_memory);
+    let mut failed = None;
     walk(search, start, |stages| {
-        levels.push(
-            stages
+        if failed.is_none() {
+            let level = stages
                 .into_iter()
                 .map(|k| k.into_iter().collect())
-                .collect(),
-        );
+                .collect();
+            failed = keys.push(level).err();
+        }
     })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    search.keys_spilled = keys.spilled();
     let first = start.cards();
-    while let Some(level) = levels.pop() {
-        for stage in level.into_iter().rev() {
-            for key in stage {
-                search.value(State::from_key(key))?;
-            }
+    while let Some(level) = keys.pop()? {
+        let cards = first + keys.len();
+        for stage in level.iter().rev() {
+            value_stage(search, cards, stage)?;
         }
         search.make_room(); // the peak: this level and the one above it
-        search.forget_above(first + levels.len());
+        search.forget_above(cards);
     }
-    search.value(start)
+    Next::value(search, start)
+}
+
+/// States valued by one task at a time.
+const CHUNK: usize = 1 << 14;
+
+/// Values the states of one stage of the level of `cards` cards dealt, in
+/// parallel, and remembers them with the dealer outcomes they needed.
+fn value_stage(search: &mut Search, cards: usize, stage: &[Key]) -> Result<(), MainGameError> {
+    let shared = &*search;
+    let done = stage
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut w = Worker {
+                search: shared,
+                fresh: FxHashMap::default(),
+            };
+            let values = chunk
+                .iter()
+                .map(|&k| step(&mut w, State::from_key(k)))
+                .collect::<Result<Vec<f64>, _>>()?;
+            Ok((values, w.fresh))
+        })
+        .collect::<Result<Vec<_>, MainGameError>>()?;
+    search.count_valued(cards, stage.len() as u64);
+    let mut keys = stage.iter();
+    for (values, fresh) in done {
+        for (dk, (c, p)) in fresh {
+            if let std::collections::hash_map::Entry::Vacant(e) = search.dealer_of(c).entry(dk) {
+                e.insert(p);
+                search.dealer_evaluations += 1;
+            }
+        }
+        let memo = search.memo_of(cards);
+        memo.reserve(values.len());
+        // (the values first: a zip that ran out of keys would lose one)
+        for (v, &k) in values.into_iter().zip(keys.by_ref()) {
+            memo.insert(k, v);
+        }
+    }
+    Ok(())
+}
+
+/// Values states of one stage from the levels and stages valued before it,
+/// which it only reads; the dealer outcomes it computes are kept for the
+/// search to remember.
+struct Worker<'a> {
+    search: &'a Search,
+    /// Dealer outcomes computed here: by the cards dealt, with their number.
+    fresh: FxHashMap<Key, (usize, [f64; TOTALS])>,
+}
+
+impl Next for Worker<'_> {
+    fn round(&self) -> &Round {
+        &self.search.round
+    }
+
+    fn value(&mut self, s: State) -> Result<f64, MainGameError> {
+        let key = s.key(self.search.round.stage(&s));
+        match self.search.memo.get(s.cards()).and_then(|m| m.get(&key)) {
+            Some(&v) => Ok(v),
+            None => {
+                // Every state that follows one of the stage was counted ahead of
+                // it and is valued: never reached, and exact if it were.
+                debug_assert!(false, "a state valued before what follows it");
+                step(self, s)
+            }
+        }
+    }
+
+    fn dealer(&mut self, s: &State) -> [f64; TOTALS] {
+        let dk = s.dealt_key();
+        let cards = s.cards();
+        if let Some(p) = self.search.dealer.get(cards).and_then(|t| t.get(&dk)) {
+            return *p;
+        }
+        let round = &self.search.round;
+        self.fresh
+            .entry(dk)
+            .or_insert_with(|| (cards, round.dealer_outcomes(s)))
+            .1
+    }
 }
 
 /// Enumerates the states reachable from `start` a number of cards dealt at a
@@ -118,11 +212,11 @@ fn walk(
     start: State,
     mut level_done: impl FnMut(Vec<FxHashSet<Key>>),
 ) -> Result<Vec<u64>, MainGameError> {
-    let stages = search.max_hands as usize;
-    let key = |s: &State| s.key(search.stage(s));
+    let stages = search.round.max_hands as usize;
+    let key = |s: &State| s.key(search.round.stage(s));
     let mut by_cards = vec![0u64; start.cards()];
     let mut level: Vec<FxHashSet<Key>> = vec![FxHashSet::default(); stages];
-    level[usize::from(search.stage(&start))].insert(key(&start));
+    level[usize::from(search.round.stage(&start))].insert(key(&start));
     let mut total = 0u64;
     while level.iter().any(|stage| !stage.is_empty()) {
         let cards = by_cards.len();
@@ -139,8 +233,8 @@ fn walk(
                 )));
             }
             for &k in &here {
-                search.successors(&State::from_key(k), |t| {
-                    let to = usize::from(search.stage(&t));
+                search.round.successors(&State::from_key(k), |t| {
+                    let to = usize::from(search.round.stage(&t));
                     if t.cards() == cards {
                         debug_assert!(to > stage, "a step without a card moves on a hand");
                         level[to].insert(key(&t));
