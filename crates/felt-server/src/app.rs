@@ -1248,6 +1248,7 @@ async fn ws(
     };
     upgrade
         .max_message_size(64 * 1024)
+        .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |ws| connection(s, socket, ws))
 }
 
@@ -1264,6 +1265,11 @@ struct Socket {
 
 /// How often the server pings a socket.
 const PING_EVERY: Duration = Duration::from_secs(25);
+
+/// The bytes a table socket reads at once: a client's messages are small
+/// ([`MAX_MESSAGE`]), and the WebSocket library zeroes its whole read buffer (by
+/// default 128 KiB) before every read.
+const READ_BUFFER_BYTES: usize = 2 * MAX_MESSAGE;
 /// How often an open socket's session is checked (it ends with the session: a log-out
 /// or an operator's ending of it on any server, expiry): every 5 seconds, or at a
 /// quarter of the session's idle time when that is shorter. A check is a read; the
@@ -1330,6 +1336,22 @@ enum Target {
     There(tokio::sync::mpsc::Sender<String>),
 }
 
+/// The most frames a connection's writer takes from its queue for one flush.
+const WRITE_BATCH: usize = 32;
+
+/// Sends `frames` with one flush at the end (the socket is written once, not once a
+/// frame, when several are ready).
+async fn write_all<S>(sink: &mut S, frames: impl Iterator<Item = Arc<str>>) -> Result<(), S::Error>
+where
+    S: futures_util::Sink<Message> + Unpin,
+{
+    use futures_util::SinkExt;
+    for f in frames {
+        sink.feed(Message::Text(f.as_ref().into())).await?;
+    }
+    sink.flush().await
+}
+
 /// One WebSocket: `hello` first, then every message goes to the table's actor, or to
 /// the server that deals the table (relayed as it is); frames from either go out.
 /// Refusals before the table (bad JSON, too large, rate) are answered here.
@@ -1347,14 +1369,16 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
     // The writer sends the frames, and a ping whenever nothing was sent for a while
     // (a client's pong proves it is alive).
     let writer = tokio::spawn(async move {
+        let mut ready = Vec::new();
         loop {
-            match tokio::time::timeout(PING_EVERY, rx.recv()).await {
-                Ok(Some(f)) => {
-                    if sink.send(Message::Text(f.as_ref().into())).await.is_err() {
+            match tokio::time::timeout(PING_EVERY, rx.recv_many(&mut ready, WRITE_BATCH)).await {
+                Ok(0) => break,
+                Ok(_) => {
+                    // The frames queued by now go out together: one write, one flush.
+                    if write_all(&mut sink, ready.drain(..)).await.is_err() {
                         break;
                     }
                 }
-                Ok(None) => break,
                 Err(_) => {
                     if sink.send(Message::Ping(Default::default())).await.is_err() {
                         break;

@@ -9,8 +9,11 @@
 //! lobby again (of any live server) and follows the table to its new host, as a
 //! browser does.
 
+mod frame;
+
 use crate::protocol::VERSION;
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
+use frame::Frame;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -18,6 +21,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
 /// How many times in a row a bot tries to reach the server again (a restart). A bot
@@ -36,6 +40,10 @@ pub const DEFAULT_PACE_PER_S: f64 = 18.0;
 /// How long a bot waits after the server dropped one of its messages for the rate
 /// limit, before it asks for a fresh view and sends again what the view still asks.
 const RATE_LIMITED_PAUSE: Duration = Duration::from_millis(500);
+
+/// The bytes a connection reads at once: a view is a few kilobytes, and the
+/// WebSocket library's default (128 KiB) is zeroed before every read.
+pub const READ_BUFFER_BYTES: usize = 16 * 1024;
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -312,15 +320,35 @@ struct Memory {
     seated: bool,
     /// The id of the last bet sent.
     bet_id: Option<String>,
-    /// What the welcome said does not change at the table (game, limits, hints):
-    /// each view is read with it.
-    fixed: serde_json::Map<String, Value>,
+    /// The table's game and limits, as the welcome said (they do not change at the
+    /// table): each view is read with them.
+    game: Option<String>,
+    limits: frame::Limits,
     /// The server dropped a message (its rate limit): the next view is answered
     /// afresh, the bet and decisions it still asks for sent again.
     resend: bool,
     /// The pacing bucket: messages that may go now, and when it was last filled.
     tokens: f64,
     filled: Option<Instant>,
+    /// This bot's counts, added to the run's tally when it ends (one lock per bot,
+    /// not one per frame).
+    counts: Counts,
+}
+
+/// What a bot counts as it plays.
+#[derive(Default)]
+struct Counts {
+    rounds: u64,
+    actions: u64,
+    latencies: Vec<f64>,
+}
+
+impl Tally {
+    fn add(&mut self, c: Counts) {
+        self.rounds += c.rounds;
+        self.actions += c.actions;
+        self.latencies.extend(c.latencies);
+    }
 }
 
 impl Bot {
@@ -333,6 +361,13 @@ impl Bot {
     }
 
     async fn run(self) {
+        let mut mem = Memory::default();
+        self.play(&mut mem).await;
+        let counts = std::mem::take(&mut mem.counts);
+        self.tally.lock().await.add(counts);
+    }
+
+    async fn play(&self, mem: &mut Memory) {
         let http = match reqwest::Client::builder()
             .cookie_store(true)
             .timeout(Duration::from_secs(30))
@@ -349,13 +384,12 @@ impl Bot {
             Ok(c) => c,
             Err(e) => return self.fail(e).await,
         };
-        let mut mem = Memory::default();
         let mut tries = 0;
         let mut last_round = Instant::now();
         while mem.rounds < self.cfg.rounds {
             let played = mem.rounds;
             let r = match self.find_host(&http).await {
-                Some(host) => self.session(&cookie, &mut mem, &host).await,
+                Some(host) => self.session(&cookie, mem, &host).await,
                 None => Ok(false),
             };
             if mem.rounds > played {
@@ -467,7 +501,9 @@ impl Bot {
             "cookie",
             cookie.parse().map_err(|_| "a bad cookie".to_string())?,
         );
-        let (ws, _) = tokio_tungstenite::connect_async(req)
+        // No Nagle delay on the bot's small messages, as browsers send theirs.
+        let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER_BYTES);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, Some(config), true)
             .await
             .map_err(|e| format!("connecting: {e}"))?;
         let (mut tx, mut rx) = ws.split();
@@ -508,27 +544,24 @@ impl Bot {
                 Ok(Some(Ok(m))) => m,
             };
             let Message::Text(text) = msg else { continue };
-            let Ok(mut v) = serde_json::from_str::<Value>(&text) else {
-                return Err(format!("the server sent no JSON: {text}"));
+            let Ok(f) = serde_json::from_str::<Frame>(&text) else {
+                return Err(format!("the server sent no frame of the protocol: {text}"));
             };
             if self.cfg.keep_frames {
+                let v = serde_json::from_str::<Value>(&text).unwrap_or_default();
                 let mut g = self.tally.lock().await;
-                g.frames
-                    .entry(self.name.clone())
-                    .or_default()
-                    .push(v.clone());
+                g.frames.entry(self.name.clone()).or_default().push(v);
             }
-            if let Some(seq) = v["seq"].as_u64() {
-                if v["type"] != "welcome" {
+            if let Some(seq) = f.seq {
+                if f.kind != "welcome" {
                     mem.last_seq = Some(seq);
                 }
             }
-            match v["type"].as_str() {
-                Some("welcome") => {
-                    for k in ["game", "limits", "hints"] {
-                        mem.fixed.insert(k.to_string(), v[k].clone());
-                    }
-                    mem.seated = v["seat"].is_u64();
+            match f.kind.as_ref() {
+                "welcome" => {
+                    mem.game = f.game.map(|g| g.into_owned());
+                    mem.limits = f.limits.unwrap_or_default();
+                    mem.seated = f.seat.is_some();
                     if !mem.seated {
                         self.pace(mem).await;
                         tx.send(Message::text(json!({"type": "sit"}).to_string()))
@@ -536,11 +569,11 @@ impl Bot {
                             .map_err(|e| e.to_string())?;
                     }
                 }
-                Some("error") => {
-                    let code = v["code"].as_str().unwrap_or("?").to_string();
+                "error" => {
+                    let code = f.code.as_deref().unwrap_or("?");
                     let mut g = self.tally.lock().await;
                     g.refusals += 1;
-                    *g.codes.entry(code.clone()).or_default() += 1;
+                    *g.codes.entry(code.to_string()).or_default() += 1;
                     if g.examples.len() < 10 {
                         g.examples.push(format!("{}: {text}", self.name));
                     }
@@ -561,35 +594,22 @@ impl Bot {
                     }
                     // A bet refused because the round was set up again (someone sat
                     // down): bet again in the round the next view shows.
-                    if v["id"]
-                        .as_str()
-                        .is_some_and(|i| Some(i) == mem.bet_id.as_deref())
-                    {
+                    if f.id.is_some() && f.id.as_deref() == mem.bet_id.as_deref() {
                         mem.bet_in = None;
                         mem.bet_id = None;
                     }
                 }
-                Some("closed" | "away") => return Ok(false),
-                Some("view") => {
-                    if let Some(o) = v.as_object_mut() {
-                        for (k, f) in &mem.fixed {
-                            if !f.is_null() {
-                                o.entry(k.clone()).or_insert_with(|| f.clone());
-                            }
-                        }
-                    }
+                "closed" | "away" => return Ok(false),
+                "view" => {
                     let now = Instant::now();
-                    if !mem.pending.is_empty() {
-                        let mut g = self.tally.lock().await;
-                        for (_, at) in mem.pending.drain(..) {
-                            g.latencies
-                                .push(now.duration_since(at).as_secs_f64() * 1000.0);
-                        }
+                    for (_, at) in mem.pending.drain(..) {
+                        let ms = now.duration_since(at).as_secs_f64() * 1000.0;
+                        mem.counts.latencies.push(ms);
                     }
-                    if self.on_view(&v, mem, &mut tx).await? {
+                    if self.on_view(&f, mem, &mut tx).await? {
                         last_progress = Instant::now();
                     }
-                    if mem.rounds >= self.cfg.rounds && v["in_play"] != true {
+                    if mem.rounds >= self.cfg.rounds && !f.in_play {
                         let _ = tx
                             .send(Message::text(json!({"type": "leave"}).to_string()))
                             .await;
@@ -603,19 +623,15 @@ impl Bot {
     }
 
     /// Reacts to a view; returns whether the round moved on.
-    async fn on_view<S>(&self, v: &Value, mem: &mut Memory, tx: &mut S) -> Result<bool, String>
+    async fn on_view<S>(&self, v: &Frame<'_>, mem: &mut Memory, tx: &mut S) -> Result<bool, String>
     where
         S: futures_util::Sink<Message> + Unpin,
         S::Error: std::fmt::Display,
     {
         let mut progress = false;
-        let round = v["round_id"].as_i64();
-        let me = &v["you"]["seat"];
-        let has_bet = v["seats"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|s| &s["seat"] == me && s["has_bet"] == true);
+        let round = v.round_id;
+        let you = v.you.as_ref();
+        let has_bet = v.has_bet();
         if has_bet && round.is_some() {
             // The id the books gave the round (another table may have taken the one
             // its betting window announced).
@@ -623,35 +639,42 @@ impl Bot {
         }
         // A round the bot bet in that has ended: counted once.
         if let (Some(b), Some(r)) = (mem.bet_in, round) {
-            if v["in_play"] != true && r == b && mem.counted != Some(b) {
+            if !v.in_play && r == b && mem.counted != Some(b) {
                 mem.counted = Some(b);
                 mem.rounds += 1;
-                self.tally.lock().await.rounds += 1;
+                mem.counts.rounds += 1;
                 progress = true;
             }
         }
-        if v["you"]["seat"].is_null() && v["closed"].is_null() && mem.rounds < self.cfg.rounds {
+        if you.is_none_or(|y| y.seat.is_none())
+            && v.closed.is_none()
+            && mem.rounds < self.cfg.rounds
+        {
             mem.seated = false;
         }
-        if has_bet || (v["in_play"] == true && v["round"]["phase"] != "betting") {
+        let betting = v.round.as_ref().is_some_and(|r| r.phase == "betting");
+        if has_bet || (v.in_play && !betting) {
             // The bet is in (or betting is over): a new one may go in the next round.
             mem.bet_id = None;
         }
         // After a dropped message the bet is sent again if the view shows none.
         let rebet = std::mem::take(&mut mem.resend) && !has_bet;
-        if v["you"]["may_bet"] == true && mem.rounds < self.cfg.rounds && mem.bet_id.is_none() {
+        let may_bet = you.is_some_and(|y| y.may_bet);
+        if may_bet && mem.rounds < self.cfg.rounds && mem.bet_id.is_none() {
             if let Some(r) = round {
                 if mem.bet_in != Some(r) || rebet {
-                    let mut side = serde_json::Map::new();
-                    for b in v["limits"]["side_bets"].as_array().into_iter().flatten() {
-                        if let (Some(id), Some(min)) = (b["id"].as_str(), b["min"].as_str()) {
-                            side.insert(id.to_string(), json!(min));
-                        }
-                    }
+                    // A version 1 view carries the limits itself.
+                    let limits = v.limits.as_ref().unwrap_or(&mem.limits);
+                    let side: serde_json::Map<String, Value> = limits
+                        .side_bets
+                        .iter()
+                        .map(|b| (b.id.clone(), json!(b.min)))
+                        .collect();
+                    let main = json!(limits.main.min);
                     let id = self.next_id(mem);
                     let bet = json!({
                         "type": "bet", "round": r, "id": id,
-                        "spots": [{"spot": 1, "main": v["limits"]["main"]["min"], "side": side}],
+                        "spots": [{"spot": 1, "main": main, "side": side}],
                     });
                     mem.bet_id = Some(id.clone());
                     self.send(tx, bet, mem, id).await?;
@@ -661,36 +684,33 @@ impl Bot {
             }
         }
         let Some(r) = round else { return Ok(progress) };
-        for d in v["you"]["decisions"].as_array().into_iter().flatten() {
-            if d["answered"] == true {
+        for d in you.into_iter().flat_map(|y| &y.decisions) {
+            if d.answered == Some(true) {
                 continue;
             }
-            let choices: Vec<&str> = d["choices"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|c| c["decision"].as_str())
-                .collect();
+            let choices: Vec<&str> = d.choices.iter().map(|c| c.decision.as_ref()).collect();
             if choices.is_empty() {
                 continue;
             }
-            let (spot, hand) = (
-                d["spot"].as_u64().unwrap_or(1),
-                d["hand"].as_u64().unwrap_or(1),
-            );
-            let cards = hand_cards(v, spot, hand);
-            let key = (r, spot, hand, cards_on_table(v), d["offer"] == true);
+            let (spot, hand) = (d.spot, d.hand);
+            let key = (r, spot, hand, v.cards_on_table(), d.offer);
             if mem.sent.contains(&key) {
                 continue;
             }
-            let word = if d["offer"] == true {
+            let word = if d.offer {
                 if choices.contains(&"decline") {
                     "decline"
                 } else {
                     choices[0]
                 }
             } else {
-                self.choose(v, &cards, &choices)
+                let game = v
+                    .game
+                    .as_deref()
+                    .or(mem.game.as_deref())
+                    .unwrap_or_default();
+                let up = v.round.as_ref().and_then(|r| r.dealer.cards.first());
+                self.choose(game, up.copied(), v.hand_cards(spot, hand), &choices)
             };
             let id = self.next_id(mem);
             let act = json!({
@@ -731,7 +751,7 @@ impl Bot {
             .await
             .map_err(|e| e.to_string())?;
         mem.pending.push((id, Instant::now()));
-        self.tally.lock().await.actions += 1;
+        mem.counts.actions += 1;
         Ok(())
     }
 
@@ -770,15 +790,17 @@ impl Bot {
         mem.tokens -= 1.0;
     }
 
-    /// The basic strategy's play among the choices offered.
-    fn choose<'a>(&self, v: &Value, cards: &[u8], choices: &[&'a str]) -> &'a str {
-        let up = v["round"]["dealer"]["cards"]
-            .as_array()
-            .and_then(|c| c.first())
-            .and_then(|c| c.as_str())
-            .map(card_value)
-            .unwrap_or(10);
-        let game = v["game"].as_str().unwrap_or_default();
+    /// The basic strategy's play among the choices offered, for the hand of `cards`
+    /// (as the protocol writes them) against the dealer's up card `up`, in `game`.
+    fn choose<'a>(
+        &self,
+        game: &str,
+        up: Option<&str>,
+        cards: &[&str],
+        choices: &[&'a str],
+    ) -> &'a str {
+        let up = up.map(card_value).unwrap_or(10);
+        let cards: Vec<u8> = cards.iter().map(|c| card_value(c)).collect();
         let total: u8 = cards.iter().sum();
         let soft = cards.contains(&1) && total + 10 <= 21;
         let best = if soft { total + 10 } else { total };
@@ -832,26 +854,6 @@ pub fn cards_on_table(v: &Value) -> usize {
         .map(|h| h["cards"].as_array().map_or(0, Vec::len))
         .sum();
     hands + v["round"]["dealer"]["cards"].as_array().map_or(0, Vec::len)
-}
-
-/// The values (ace = 1, tens = 10) of the cards of the bot's hand.
-fn hand_cards(v: &Value, spot: u64, hand: u64) -> Vec<u8> {
-    let seat = &v["you"]["seat"];
-    v["round"]["spots"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|s| &s["seat"] == seat && s["spot"] == spot)
-        .and_then(|s| s["hands"].as_array())
-        .and_then(|h| h.iter().find(|h| h["hand"] == hand))
-        .and_then(|h| h["cards"].as_array())
-        .map(|c| {
-            c.iter()
-                .filter_map(|c| c.as_str())
-                .map(card_value)
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// A card's blackjack value from its text (`7h`: 7, `Qs`: 10, `Ad`: 1).

@@ -336,8 +336,26 @@ pub fn check(
     now_ms: i64,
 ) -> felt_store::Result<Option<Reached>> {
     let changes = store.limit_changes(player)?;
+    check_changes(
+        store,
+        player,
+        &changes,
+        (kinds, in_play, asked),
+        (life, now_ms),
+    )
+}
+
+/// [`check`] of `kinds`, `in_play` and `asked`, with the player's limit `changes`
+/// read, at (`life`, `now_ms`).
+fn check_changes(
+    store: &dyn Store,
+    player: &str,
+    changes: &[LimitChange],
+    (kinds, in_play, asked): (&[LimitKind], UsageTotals, Asked),
+    (life, now_ms): (Life, i64),
+) -> felt_store::Result<Option<Reached>> {
     let mut tightest: Option<Reached> = None;
-    for s in slots(&changes) {
+    for s in slots(changes) {
         let Some(amount) = s.amount.filter(|_| kinds.contains(&s.kind)) else {
             continue;
         };
@@ -418,6 +436,15 @@ pub fn may_stake(
     if let Some(e) = exclusion(store, player, now_ms).map_err(failed)? {
         return Err((Code::PlayerBlocked, exclusion_sentence(&e)));
     }
+    let kinds = [LimitKind::Loss, LimitKind::Wager];
+    let changes = store.limit_changes(player).map_err(failed)?;
+    if !slots(&changes)
+        .iter()
+        .any(|s| s.amount.is_some() && kinds.contains(&s.kind))
+    {
+        // No loss or wager limit: nothing to count (the round's record is not read).
+        return Ok(());
+    }
     let rec = store.round(round).map_err(failed)?;
     let in_play = rec
         .as_ref()
@@ -432,12 +459,13 @@ pub fn may_stake(
             .max()
             .unwrap_or(Money::ZERO)
     });
-    let kinds = [LimitKind::Loss, LimitKind::Wager];
     let asked = Asked {
         extra: extra.as_cents(),
         single: single.unwrap_or(extra).as_cents(),
     };
-    match check(store, player, &kinds, in_play, asked, life, now_ms).map_err(failed)? {
+    let asked = (&kinds[..], in_play, asked);
+    let reached = check_changes(store, player, &changes, asked, (life, now_ms));
+    match reached.map_err(failed)? {
         Some(r) => Err((Code::LimitReached, r.sentence())),
         None => Ok(()),
     }

@@ -181,6 +181,11 @@ pub(crate) fn damaged(detail: impl Into<String>) -> Fail {
     })
 }
 
+/// The prepared statements a connection keeps: more than a round's step, its end and
+/// the reads beside them use in turn (rusqlite's default of 16 is fewer, so each
+/// statement would be parsed again every step).
+const STATEMENT_CACHE: usize = 128;
+
 impl SqliteStore {
     /// Opens (creating and migrating on first use) the books at `path`, with the default
     /// options. Missing parent directories are created.
@@ -227,6 +232,7 @@ impl SqliteStore {
         };
         let conn =
             Connection::open_with_flags(&path, flags).map_err(|e| classify(&path, busy_ms, e))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let mut store = SqliteStore {
             conn,
             path,
@@ -689,30 +695,26 @@ fn close_round(
     void_reason: Option<&str>,
     shoe_after: Option<&[u8]>,
 ) -> R<()> {
-    let last_step: i64 = tx.query_row(
-        "SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = ?1",
-        [round.0],
-        |r| r.get(0),
-    )?;
-    let last_entry: i64 = tx.query_row(
-        "SELECT COALESCE(MAX(id), 0) FROM entries WHERE round_id = ?1",
-        [round.0],
-        |r| r.get(0),
-    )?;
-    tx.execute(
+    let last_step: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM round_steps WHERE round_id = ?1")?
+        .query_row([round.0], |r| r.get(0))?;
+    let last_entry: i64 = tx
+        .prepare_cached("SELECT COALESCE(MAX(id), 0) FROM entries WHERE round_id = ?1")?
+        .query_row([round.0], |r| r.get(0))?;
+    tx.prepare_cached(
         "UPDATE rounds SET status = ?2, result_json = ?3, void_reason = ?4, shoe_after = ?5, \
          last_step = ?6, last_entry = ?7, ended_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') \
          WHERE id = ?1",
-        params![
-            round.0,
-            status.as_str(),
-            result,
-            void_reason,
-            shoe_after,
-            last_step,
-            last_entry
-        ],
-    )?;
+    )?
+    .execute(params![
+        round.0,
+        status.as_str(),
+        result,
+        void_reason,
+        shoe_after,
+        last_step,
+        last_entry
+    ])?;
     Ok(())
 }
 
@@ -1169,11 +1171,8 @@ impl Store for SqliteStore {
         };
         self.read(|c| {
             let b: Option<i64> = c
-                .query_row(
-                    "SELECT balance_cents FROM accounts WHERE kind = ?1 AND name = ?2",
-                    params![account.kind_str(), account.name()],
-                    |r| r.get(0),
-                )
+                .prepare_cached("SELECT balance_cents FROM accounts WHERE kind = ?1 AND name = ?2")?
+                .query_row(params![account.kind_str(), account.name()], |r| r.get(0))
                 .optional()?;
             Ok(Money::cents(b.unwrap_or(0)))
         })
