@@ -29,6 +29,9 @@ use tokio_tungstenite::tungstenite::Message;
 /// stall time.
 const RETRIES: u32 = 120;
 
+/// Frames read ahead of the bot's handling of them (the reader then waits).
+const FRAMES_AHEAD: usize = 256;
+
 /// The pause between two tries.
 const RETRY_PAUSE: Duration = Duration::from_millis(250);
 
@@ -270,6 +273,25 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     })
 }
 
+/// Times the actions a frame that came at `came` answers, and forgets them: with
+/// `id`, the one action of that id (an offer's answer, acknowledged by `accepted`);
+/// without, every action sent before the frame came (a view). An action sent after
+/// the frame came (while the bot waited for its pace) waits for a later frame.
+fn time_answers(
+    pending: &mut Vec<(String, Instant)>,
+    came: Instant,
+    id: Option<&str>,
+    latencies: &mut Vec<f64>,
+) {
+    pending.retain(|(p, at)| {
+        let answered = *at <= came && id.is_none_or(|id| id == p);
+        if answered {
+            latencies.push(came.duration_since(*at).as_secs_f64() * 1000.0);
+        }
+        !answered
+    });
+}
+
 /// The session cookie (`name=value`) an answer sets.
 fn session_cookie(r: &reqwest::Response) -> Option<String> {
     r.headers()
@@ -507,6 +529,18 @@ impl Bot {
             .await
             .map_err(|e| format!("connecting: {e}"))?;
         let (mut tx, mut rx) = ws.split();
+        // Frames are read (and their arrival timed) by a task of their own, so a
+        // frame that comes while the bot waits for its pace is timed when it came,
+        // not when the bot gets to it. Dropping the set stops the task.
+        let (arrived_tx, mut arrived) = tokio::sync::mpsc::channel(FRAMES_AHEAD);
+        let mut reader = tokio::task::JoinSet::new();
+        reader.spawn(async move {
+            while let Some(m) = rx.next().await {
+                if arrived_tx.send((Instant::now(), m)).await.is_err() {
+                    break;
+                }
+            }
+        });
         // What was sent on a dropped connection may have been lost with it (a server
         // killed before it committed): the next view says what stands, and the bot
         // decides again from it (the server refuses what was already applied).
@@ -530,8 +564,8 @@ impl Bot {
                     self.table
                 ));
             }
-            let next = tokio::time::timeout(Duration::from_secs(1), rx.next()).await;
-            let msg = match next {
+            let next = tokio::time::timeout(Duration::from_secs(1), arrived.recv()).await;
+            let (came, msg) = match next {
                 Err(_) => {
                     if mem.resend {
                         // The fresh view asked for after a dropped message has not
@@ -540,8 +574,8 @@ impl Bot {
                     }
                     continue;
                 }
-                Ok(None) | Ok(Some(Err(_))) => return Ok(false),
-                Ok(Some(Ok(m))) => m,
+                Ok(None) | Ok(Some((_, Err(_)))) => return Ok(false),
+                Ok(Some((came, Ok(m)))) => (came, m),
             };
             let Message::Text(text) = msg else { continue };
             let Ok(f) = serde_json::from_str::<Frame>(&text) else {
@@ -558,6 +592,14 @@ impl Bot {
                 }
             }
             match f.kind.as_ref() {
+                // An offer's answer (insurance, even money, early surrender) is
+                // acknowledged at once; the view comes when every spot has answered,
+                // a wait for the other players, not for the server: it is timed to
+                // its acknowledgement.
+                "accepted" => {
+                    let latencies = &mut mem.counts.latencies;
+                    time_answers(&mut mem.pending, came, f.id.as_deref(), latencies);
+                }
                 "welcome" => {
                     mem.game = f.game.map(|g| g.into_owned());
                     mem.limits = f.limits.unwrap_or_default();
@@ -601,11 +643,8 @@ impl Bot {
                 }
                 "closed" | "away" => return Ok(false),
                 "view" => {
-                    let now = Instant::now();
-                    for (_, at) in mem.pending.drain(..) {
-                        let ms = now.duration_since(at).as_secs_f64() * 1000.0;
-                        mem.counts.latencies.push(ms);
-                    }
+                    let latencies = &mut mem.counts.latencies;
+                    time_answers(&mut mem.pending, came, None, latencies);
                     if self.on_view(&f, mem, &mut tx).await? {
                         last_progress = Instant::now();
                     }
@@ -862,5 +901,36 @@ fn card_value(c: &str) -> u8 {
         Some('A') => 1,
         Some(d @ '2'..='9') => d as u8 - b'0',
         _ => 10,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_view_answers_the_actions_sent_before_it_came_and_accepted_answers_its_own() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut pending = vec![
+            ("bet".to_string(), at(0)),
+            ("insure".to_string(), at(10)),
+            ("hit".to_string(), at(30)),
+        ];
+        let mut latencies = Vec::new();
+        // the offer's acknowledgement answers the offer's answer alone
+        time_answers(&mut pending, at(14), Some("insure"), &mut latencies);
+        assert_eq!(latencies, vec![4.0]);
+        assert_eq!(pending.len(), 2);
+        // a view that came at 20 ms answers the bet, not the hit sent after it came
+        time_answers(&mut pending, at(20), None, &mut latencies);
+        assert_eq!(latencies, vec![4.0, 20.0]);
+        assert_eq!(pending, vec![("hit".to_string(), at(30))]);
+        // an acknowledgement of an id not pending times nothing
+        time_answers(&mut pending, at(40), Some("bet"), &mut latencies);
+        assert_eq!(latencies.len(), 2);
+        time_answers(&mut pending, at(45), None, &mut latencies);
+        assert_eq!(latencies, vec![4.0, 20.0, 15.0]);
+        assert!(pending.is_empty());
     }
 }
