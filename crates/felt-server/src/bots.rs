@@ -10,6 +10,9 @@
 //! browser does.
 
 mod frame;
+mod timing;
+
+use timing::{time_answers, Awaits, Came, Pending};
 
 use crate::protocol::VERSION;
 use felt_math::main_game::{Action as Play, BasicStrategy, HandKind};
@@ -107,7 +110,8 @@ pub struct Report {
     pub reconnects: u64,
     /// Rounds per second (all bots).
     pub rounds_per_s: f64,
-    /// Action-to-view latency (ms).
+    /// Latency (ms) from an action sent to the frame that answers it (docs/server.md,
+    /// "What the latency is").
     pub latency_ms: Latency,
     /// Seconds the run took.
     pub seconds: f64,
@@ -273,25 +277,6 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     })
 }
 
-/// Times the actions a frame that came at `came` answers, and forgets them: with
-/// `id`, the one action of that id (an offer's answer, acknowledged by `accepted`);
-/// without, every action sent before the frame came (a view). An action sent after
-/// the frame came (while the bot waited for its pace) waits for a later frame.
-fn time_answers(
-    pending: &mut Vec<(String, Instant)>,
-    came: Instant,
-    id: Option<&str>,
-    latencies: &mut Vec<f64>,
-) {
-    pending.retain(|(p, at)| {
-        let answered = *at <= came && id.is_none_or(|id| id == p);
-        if answered {
-            latencies.push(came.duration_since(*at).as_secs_f64() * 1000.0);
-        }
-        !answered
-    });
-}
-
 /// The session cookie (`name=value`) an answer sets.
 fn session_cookie(r: &reqwest::Response) -> Option<String> {
     r.headers()
@@ -333,7 +318,7 @@ struct Memory {
     /// Rounds counted (each once).
     counted: Option<i64>,
     /// Actions sent and not yet seen in a view: (id, when).
-    pending: Vec<(String, Instant)>,
+    pending: Vec<Pending>,
     /// Decisions sent, by round, spot, hand, the cards on the table and whether an
     /// offer: not sent twice. (Every decision that leaves a hand to decide again deals
     /// a card; an offer and the hand's first decision see the same cards.)
@@ -597,8 +582,10 @@ impl Bot {
                 // a wait for the other players, not for the server: it is timed to
                 // its acknowledgement.
                 "accepted" => {
-                    let latencies = &mut mem.counts.latencies;
-                    time_answers(&mut mem.pending, came, f.id.as_deref(), latencies);
+                    if let Some(id) = f.id.as_deref() {
+                        let latencies = &mut mem.counts.latencies;
+                        time_answers(&mut mem.pending, came, Came::Reply(id), latencies);
+                    }
                 }
                 "welcome" => {
                     mem.game = f.game.map(|g| g.into_owned());
@@ -620,6 +607,11 @@ impl Bot {
                         g.examples.push(format!("{}: {text}", self.name));
                     }
                     drop(g);
+                    // A refusal answers its action.
+                    if let Some(id) = f.id.as_deref() {
+                        let latencies = &mut mem.counts.latencies;
+                        time_answers(&mut mem.pending, came, Came::Reply(id), latencies);
+                    }
                     if code == "table-closed" || code == "away" {
                         return Ok(false);
                     }
@@ -644,7 +636,7 @@ impl Bot {
                 "closed" | "away" => return Ok(false),
                 "view" => {
                     let latencies = &mut mem.counts.latencies;
-                    time_answers(&mut mem.pending, came, None, latencies);
+                    time_answers(&mut mem.pending, came, Came::View(&f), latencies);
                     if self.on_view(&f, mem, &mut tx).await? {
                         last_progress = Instant::now();
                     }
@@ -716,7 +708,7 @@ impl Bot {
                         "spots": [{"spot": 1, "main": main, "side": side}],
                     });
                     mem.bet_id = Some(id.clone());
-                    self.send(tx, bet, mem, id).await?;
+                    self.send(tx, bet, mem, id, Awaits::Bet).await?;
                     mem.bet_in = Some(r);
                     progress = true;
                 }
@@ -756,7 +748,17 @@ impl Bot {
                 "type": "act", "round": r, "spot": spot, "hand": hand,
                 "decision": word, "id": id,
             });
-            self.send(tx, act, mem, id).await?;
+            let awaits = if d.offer {
+                Awaits::Offer { spot, hand }
+            } else {
+                Awaits::Turn {
+                    round: r,
+                    spot,
+                    hand,
+                    cards: v.cards_on_table(),
+                }
+            };
+            self.send(tx, act, mem, id, awaits).await?;
             mem.sent.push(key);
             if mem.sent.len() > 64 {
                 mem.sent.remove(0);
@@ -777,6 +779,7 @@ impl Bot {
         m: Value,
         mem: &mut Memory,
         id: String,
+        awaits: Awaits,
     ) -> Result<(), String>
     where
         S: futures_util::Sink<Message> + Unpin,
@@ -786,10 +789,12 @@ impl Bot {
             tokio::time::sleep(self.cfg.think).await;
         }
         self.pace(mem).await;
+        // Timed from before the write: its answer may come before the write returns.
+        let at = Instant::now();
         tx.send(Message::text(m.to_string()))
             .await
             .map_err(|e| e.to_string())?;
-        mem.pending.push((id, Instant::now()));
+        mem.pending.push(Pending { id, at, awaits });
         mem.counts.actions += 1;
         Ok(())
     }
@@ -901,36 +906,5 @@ fn card_value(c: &str) -> u8 {
         Some('A') => 1,
         Some(d @ '2'..='9') => d as u8 - b'0',
         _ => 10,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_view_answers_the_actions_sent_before_it_came_and_accepted_answers_its_own() {
-        let t0 = Instant::now();
-        let at = |ms: u64| t0 + Duration::from_millis(ms);
-        let mut pending = vec![
-            ("bet".to_string(), at(0)),
-            ("insure".to_string(), at(10)),
-            ("hit".to_string(), at(30)),
-        ];
-        let mut latencies = Vec::new();
-        // the offer's acknowledgement answers the offer's answer alone
-        time_answers(&mut pending, at(14), Some("insure"), &mut latencies);
-        assert_eq!(latencies, vec![4.0]);
-        assert_eq!(pending.len(), 2);
-        // a view that came at 20 ms answers the bet, not the hit sent after it came
-        time_answers(&mut pending, at(20), None, &mut latencies);
-        assert_eq!(latencies, vec![4.0, 20.0]);
-        assert_eq!(pending, vec![("hit".to_string(), at(30))]);
-        // an acknowledgement of an id not pending times nothing
-        time_answers(&mut pending, at(40), Some("bet"), &mut latencies);
-        assert_eq!(latencies.len(), 2);
-        time_answers(&mut pending, at(45), None, &mut latencies);
-        assert_eq!(latencies, vec![4.0, 20.0, 15.0]);
-        assert!(pending.is_empty());
     }
 }

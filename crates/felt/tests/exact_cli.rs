@@ -140,7 +140,8 @@ fn post_split_models_are_named_and_ordered_in_text_and_json() {
 fn split_prints_the_optimal_value_beside_the_models_and_the_strategy_table() {
     let v = json(&["split", "A", "6", "--decks", "1", "--json"]);
     assert_eq!((v["pair"].as_u64(), v["up"].as_u64()), (Some(1), Some(6)));
-    assert_eq!(v["max_hands"], 4);
+    // aces the classic rules do not resplit: two hands
+    assert_eq!(v["max_hands"], 2);
     let optimal = v["optimal"].as_f64().unwrap();
     // Split aces take one card each and are never resplit here: no decision is left,
     // so every model is the optimal split.

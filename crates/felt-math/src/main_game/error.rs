@@ -29,4 +29,7 @@ pub enum MainGameError {
     /// The computation would go past its bound on work.
     #[error("beyond the bound: {0}")]
     BeyondBound(String),
+    /// A file the computation keeps its work in failed (the disk full, say).
+    #[error("a working file failed: {0}")]
+    WorkingFile(String),
 }

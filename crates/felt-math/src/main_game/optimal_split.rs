@@ -48,6 +48,9 @@ pub struct OptimalSplit {
     /// States whose keys waited for their level's valuing in a temporary file
     /// (past [`SplitBounds::keys_in_memory`]).
     pub keys_on_disk: u64,
+    /// Most hands the pair was split into (the rules' limit, or 2 for aces the
+    /// rules do not resplit).
+    pub max_hands: u32,
 }
 
 impl OptimalSplit {
@@ -603,6 +606,7 @@ pub fn optimal_split_within(
         remembered_peak: s.remembered_peak,
         dealer_evaluations: s.dealer_evaluations,
         keys_on_disk: s.keys_spilled,
+        max_hands: s.round.max_hands,
     })
 }
 

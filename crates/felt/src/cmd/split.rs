@@ -173,7 +173,7 @@ pub fn report(a: &Args) -> Result<SplitReport> {
         pair,
         up,
         shoe: shoe.counts(),
-        max_hands: rules.max_split_hands,
+        max_hands: opt.max_hands,
         given_no_blackjack: given,
         optimal: opt.given_no_natural(given),
         models,

@@ -34,8 +34,9 @@ pub(super) struct KeyStore {
 const KEY_BYTES: usize = 16;
 
 fn io_error(e: std::io::Error) -> MainGameError {
-    MainGameError::BeyondBound(format!(
-        "the states' keys past the memory bound go to a temporary file, which failed: {e}"
+    MainGameError::WorkingFile(format!(
+        "the temporary file of the states' keys past --keys-in-memory (in the system's \
+         temporary directory, TMPDIR): {e}"
     ))
 }
 

@@ -84,7 +84,7 @@ impl Round {
 /// past the search's bound on states, [`MainGameError::BeyondBound`] naming
 /// the levels counted in full.
 pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameError> {
-    walk(search, start, |_| {})
+    walk(search, start, |_| Ok(()))
 }
 
 /// The value of `start`: every state reachable from it valued level by
@@ -97,19 +97,14 @@ pub(super) fn count(search: &Search, start: State) -> Result<Vec<u64>, MainGameE
 /// in a temporary file.
 pub(super) fn value(search: &mut Search, start: State) -> Result<f64, MainGameError> {
     let mut keys = KeyStore::new(search.bounds.keys_in_memory);
-    let mut failed = None;
     walk(search, start, |stages| {
-        if failed.is_none() {
-            let level = stages
+        keys.push(
+            stages
                 .into_iter()
                 .map(|k| k.into_iter().collect())
-                .collect();
-            failed = keys.push(level).err();
-        }
+                .collect(),
+        )
     })?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
     search.keys_spilled = keys.spilled();
     let first = start.cards();
     while let Some(level) = keys.pop()? {
@@ -123,15 +118,17 @@ pub(super) fn value(search: &mut Search, start: State) -> Result<f64, MainGameEr
     Next::value(search, start)
 }
 
-/// States valued by one task at a time.
-const CHUNK: usize = 1 << 14;
+/// Most states valued by one task at a time.
+const MAX_CHUNK: usize = 1 << 14;
 
 /// Values the states of one stage of the level of `cards` cards dealt, in
 /// parallel, and remembers them with the dealer outcomes they needed.
 fn value_stage(search: &mut Search, cards: usize, stage: &[Key]) -> Result<(), MainGameError> {
     let shared = &*search;
+    // Several tasks a thread, for the threads to share a stage evenly.
+    let chunk = (stage.len() / (8 * rayon::current_num_threads())).clamp(64, MAX_CHUNK);
     let done = stage
-        .par_chunks(CHUNK)
+        .par_chunks(chunk)
         .map(|chunk| {
             let mut w = Worker {
                 search: shared,
@@ -210,7 +207,7 @@ impl Next for Worker<'_> {
 fn walk(
     search: &Search,
     start: State,
-    mut level_done: impl FnMut(Vec<FxHashSet<Key>>),
+    mut level_done: impl FnMut(Vec<FxHashSet<Key>>) -> Result<(), MainGameError>,
 ) -> Result<Vec<u64>, MainGameError> {
     let stages = search.round.max_hands as usize;
     let key = |s: &State| s.key(search.round.stage(s));
@@ -245,7 +242,7 @@ fn walk(
             }
             done.push(here);
         }
-        level_done(done);
+        level_done(done)?;
         by_cards.push(width);
         level = above;
     }

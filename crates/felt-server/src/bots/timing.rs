@@ -1,0 +1,158 @@
+//! Which frame answers an action a bot sent: the latency the bots report runs
+//! from the moment an action is sent to the arrival of the frame that answers it.
+
+use super::frame::Frame;
+use std::time::Instant;
+
+/// What answers an action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Awaits {
+    /// A bet: a view in which the bot's seat has bet, or betting is over.
+    Bet,
+    /// A turn's decision on hand `hand` of spot `spot` in round `round`, sent with
+    /// `cards` cards face up: a view in which that hand is no longer asked with
+    /// those cards.
+    Turn {
+        round: i64,
+        spot: u64,
+        hand: u64,
+        cards: usize,
+    },
+    /// An offer's answer (insurance, even money, early surrender): its `accepted`
+    /// (the view waits for every spot's answer: the other players, not the
+    /// server), or a view with the offer closed.
+    Offer { spot: u64, hand: u64 },
+}
+
+/// An action sent and not yet answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub id: String,
+    pub at: Instant,
+    pub awaits: Awaits,
+}
+
+/// A frame that may answer actions.
+pub enum Came<'f, 'a> {
+    View(&'f Frame<'a>),
+    /// An `accepted` or an `error` naming the action's id.
+    Reply(&'f str),
+}
+
+impl Awaits {
+    fn answered_by(&self, v: &Frame<'_>) -> bool {
+        let asked = |offer: bool, spot: u64, hand: u64| {
+            v.you.as_ref().is_some_and(|y| {
+                y.decisions
+                    .iter()
+                    .any(|d| d.offer == offer && d.spot == spot && d.hand == hand)
+            })
+        };
+        match *self {
+            Awaits::Bet => {
+                let betting = v.round.as_ref().is_none_or(|r| r.phase == "betting");
+                v.has_bet() || (v.in_play && !betting)
+            }
+            Awaits::Turn {
+                round,
+                spot,
+                hand,
+                cards,
+            } => {
+                v.round_id != Some(round)
+                    || v.cards_on_table() != cards
+                    || !asked(false, spot, hand)
+            }
+            Awaits::Offer { spot, hand } => !asked(true, spot, hand),
+        }
+    }
+}
+
+/// Times the actions a frame that came at `came_at` answers, and forgets them.
+/// An action sent after the frame came (while the bot waited for its pace) waits
+/// for a later frame.
+pub fn time_answers(
+    pending: &mut Vec<Pending>,
+    came_at: Instant,
+    came: Came<'_, '_>,
+    latencies: &mut Vec<f64>,
+) {
+    pending.retain(|p| {
+        let answered = p.at <= came_at
+            && match came {
+                Came::View(v) => p.awaits.answered_by(v),
+                Came::Reply(id) => p.id == id,
+            };
+        if answered {
+            latencies.push(came_at.duration_since(p.at).as_secs_f64() * 1000.0);
+        }
+        !answered
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn view(json: &str) -> Frame<'_> {
+        serde_json::from_str(json).unwrap()
+    }
+
+    #[test]
+    fn each_action_is_timed_to_the_frame_that_answers_it() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let pending = |id: &str, ms: u64, awaits: Awaits| Pending {
+            id: id.to_string(),
+            at: at(ms),
+            awaits,
+        };
+        let mut p = vec![
+            pending("bet", 0, Awaits::Bet),
+            pending("insure", 10, Awaits::Offer { spot: 1, hand: 1 }),
+        ];
+        let mut ms = Vec::new();
+        // another seat's bet: the view does not show this seat's bet
+        let other = r#"{"type":"view","round_id":5,"in_play":false,
+            "seats":[{"seat":1,"has_bet":false},{"seat":2,"has_bet":true}],
+            "round":{"phase":"betting"},"you":{"seat":1}}"#;
+        time_answers(&mut p, at(3), Came::View(&view(other)), &mut ms);
+        assert!(ms.is_empty());
+        let mine = other.replace(r#""seat":1,"has_bet":false"#, r#""seat":1,"has_bet":true"#);
+        time_answers(&mut p, at(4), Came::View(&view(&mine)), &mut ms);
+        assert_eq!(p.len(), 1);
+        // the offer's answer: its accepted, not another reply
+        time_answers(&mut p, at(12), Came::Reply("bet"), &mut ms);
+        time_answers(&mut p, at(14), Came::Reply("insure"), &mut ms);
+        assert!(p.is_empty());
+        assert_eq!(ms.len(), 2);
+        assert!(
+            (ms[0] - 4.0).abs() < 1e-9 && (ms[1] - 4.0).abs() < 1e-9,
+            "{ms:?}"
+        );
+
+        // a turn: answered once its hand has another card, not by a view sent before
+        let turn = Awaits::Turn {
+            round: 5,
+            spot: 1,
+            hand: 1,
+            cards: 3,
+        };
+        let mut p = vec![pending("hit", 20, turn)];
+        let asked = r#"{"type":"view","round_id":5,"in_play":true,
+            "seats":[{"seat":1,"has_bet":true}],
+            "round":{"phase":"turns","spots":[{"seat":1,"spot":1,"hands":[{"hand":1,"cards":["7h","5d"]}]}],
+              "dealer":{"cards":["Ts"]}},
+            "you":{"seat":1,"decisions":[{"spot":1,"hand":1,"choices":[{"decision":"hit"}]}]}}"#;
+        // a view that came before the hit was sent answers nothing
+        time_answers(&mut p, at(19), Came::View(&view(asked)), &mut ms);
+        // the same cards, the hand still asked: not answered
+        time_answers(&mut p, at(22), Came::View(&view(asked)), &mut ms);
+        assert_eq!(p.len(), 1);
+        let dealt = asked.replace(r#"["7h","5d"]"#, r#"["7h","5d","2c"]"#);
+        time_answers(&mut p, at(27), Came::View(&view(&dealt)), &mut ms);
+        assert!(p.is_empty());
+        assert!((ms[2] - 7.0).abs() < 1e-9, "{ms:?}");
+    }
+}
