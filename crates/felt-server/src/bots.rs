@@ -888,11 +888,16 @@ impl Bot {
     }
 }
 
-/// How many cards lie face up on the table a view shows (read as the bots read a
-/// frame; 0 for what is not a view).
-pub fn cards_on_table(view: &Value) -> usize {
-    use serde::Deserialize as _;
-    Frame::deserialize(view).map_or(0, |f| f.cards_on_table())
+/// How many cards lie face up on the table.
+pub fn cards_on_table(v: &Value) -> usize {
+    let hands: usize = v["round"]["spots"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["hands"].as_array().into_iter().flatten())
+        .map(|h| h["cards"].as_array().map_or(0, Vec::len))
+        .sum();
+    hands + v["round"]["dealer"]["cards"].as_array().map_or(0, Vec::len)
 }
 
 /// A card's blackjack value from its text (`7h`: 7, `Qs`: 10, `Ad`: 1).
