@@ -47,6 +47,15 @@ pub const DEFAULT_PACE_PER_S: f64 = 18.0;
 /// limit, before it asks for a fresh view and sends again what the view still asks.
 const RATE_LIMITED_PAUSE: Duration = Duration::from_millis(500);
 
+/// How long an action may go unanswered before the bot takes it as lost (the rate
+/// limit drops a message and says so only for the first of a run of drops): it asks
+/// for the table as it stands and answers that afresh.
+const UNANSWERED: Duration = Duration::from_secs(3);
+
+/// How long a bot waits for the view it asked for before it asks again (the ask may
+/// have been dropped too).
+const ASK_AGAIN: Duration = Duration::from_secs(1);
+
 /// The bytes a connection reads at once: a view is a few kilobytes, and the
 /// WebSocket library's default (128 KiB) is zeroed before every read.
 pub const READ_BUFFER_BYTES: usize = 16 * 1024;
@@ -108,6 +117,11 @@ pub struct Report {
     pub errors: u64,
     /// Reconnections after a dropped connection.
     pub reconnects: u64,
+    /// Why the bots reconnected, in words (at most 20).
+    pub reconnect_reasons: Vec<String>,
+    /// Times a bot took an action as lost (unanswered for 3 s) and answered the
+    /// table afresh.
+    pub resyncs: u64,
     /// Rounds per second (all bots).
     pub rounds_per_s: f64,
     /// Latency (ms) from an action sent to the frame that answers it (docs/server.md,
@@ -144,6 +158,8 @@ struct Tally {
     refusals: u64,
     errors: u64,
     reconnects: u64,
+    reconnect_reasons: Vec<String>,
+    resyncs: u64,
     latencies: Vec<f64>,
     codes: HashMap<String, u64>,
     messages: Vec<String>,
@@ -259,6 +275,8 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         refusals: g.refusals,
         errors: g.errors,
         reconnects: g.reconnects,
+        reconnect_reasons: g.reconnect_reasons.clone(),
+        resyncs: g.resyncs,
         rounds_per_s: if seconds > 0.0 {
             g.rounds as f64 / seconds
         } else {
@@ -334,6 +352,8 @@ struct Memory {
     /// The server dropped a message (its rate limit): the next view is answered
     /// afresh, the bet and decisions it still asks for sent again.
     resend: bool,
+    /// When the view for `resend` was last asked for.
+    asked: Option<Instant>,
     /// The pacing bucket: messages that may go now, and when it was last filled.
     tokens: f64,
     filled: Option<Instant>,
@@ -410,7 +430,15 @@ impl Bot {
                 Ok(true) => break,
                 Ok(false) | Err(_) if again => {
                     tries += 1;
-                    self.tally.lock().await.reconnects += 1;
+                    let mut g = self.tally.lock().await;
+                    g.reconnects += 1;
+                    if g.reconnect_reasons.len() < 20 {
+                        let why = r
+                            .err()
+                            .unwrap_or_else(|| "the connection ended".to_string());
+                        g.reconnect_reasons.push(format!("{}: {why}", self.name));
+                    }
+                    drop(g);
                     tokio::time::sleep(RETRY_PAUSE).await;
                 }
                 Ok(false) => {
@@ -549,16 +577,21 @@ impl Bot {
                     self.table
                 ));
             }
-            let next = tokio::time::timeout(Duration::from_secs(1), arrived.recv()).await;
-            let (came, msg) = match next {
-                Err(_) => {
-                    if mem.resend {
-                        // The fresh view asked for after a dropped message has not
-                        // come: the ask may have been dropped too.
-                        self.ask_view(mem, &mut tx).await?;
-                    }
-                    continue;
+            // An action unanswered for long was dropped unannounced, or the fresh
+            // view asked for after a drop has not come (the ask may have been
+            // dropped too): the bot asks (again) for the table as it stands. Frames
+            // that keep coming (other players' views) do not put this off.
+            let lost = mem.pending.iter().any(|p| p.at.elapsed() > UNANSWERED);
+            let unasked = mem.resend && mem.asked.is_none_or(|a| a.elapsed() > ASK_AGAIN);
+            if lost || unasked {
+                if lost {
+                    self.tally.lock().await.resyncs += 1;
                 }
+                self.answer_afresh(mem, &mut tx).await?;
+            }
+            let next = tokio::time::timeout(ASK_AGAIN, arrived.recv()).await;
+            let (came, msg) = match next {
+                Err(_) => continue,
                 Ok(None) | Ok(Some((_, Err(_)))) => return Ok(false),
                 Ok(Some((came, Ok(m)))) => (came, m),
             };
@@ -619,11 +652,7 @@ impl Bot {
                         // A message was dropped, unknown which: wait, then ask for
                         // the table as it stands and answer it again.
                         tokio::time::sleep(RATE_LIMITED_PAUSE).await;
-                        mem.resend = true;
-                        mem.sent.clear();
-                        mem.pending.clear();
-                        mem.bet_id = None;
-                        self.ask_view(mem, &mut tx).await?;
+                        self.answer_afresh(mem, &mut tx).await?;
                         continue;
                     }
                     // A bet refused because the round was set up again (someone sat
@@ -799,16 +828,24 @@ impl Bot {
         Ok(())
     }
 
-    /// Asks for a fresh view (`sync`), at the bot's pace.
-    async fn ask_view<S>(&self, mem: &mut Memory, tx: &mut S) -> Result<(), String>
+    /// Forgets what the bot sent (some of it was lost) and asks for the table as it
+    /// stands: the next view is answered afresh, the bet and decisions it still asks
+    /// for sent again (the server refuses what it already applied).
+    async fn answer_afresh<S>(&self, mem: &mut Memory, tx: &mut S) -> Result<(), String>
     where
         S: futures_util::Sink<Message> + Unpin,
         S::Error: std::fmt::Display,
     {
+        mem.resend = true;
+        mem.sent.clear();
+        mem.pending.clear();
+        mem.bet_id = None;
         self.pace(mem).await;
         tx.send(Message::text(json!({"type": "sync"}).to_string()))
             .await
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string())?;
+        mem.asked = Some(Instant::now());
+        Ok(())
     }
 
     /// Waits until the bot's pace lets one more message go, and takes its token.

@@ -182,7 +182,7 @@ async fn a_bot_whose_message_the_rate_limit_dropped_sends_again_what_the_table_s
     let report = bots::run(cfg).await.unwrap();
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);
     // A bot left waiting on a dropped message stalls and connects again.
-    assert_eq!(report.reconnects, 0);
+    assert_eq!(report.reconnects, 0, "{:?}", report.reconnect_reasons);
     assert_eq!(report.rounds, 2 * 4);
     assert!(
         report
