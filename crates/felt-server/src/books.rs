@@ -204,6 +204,12 @@ impl Books {
         }
     }
 
+    /// How many groups have been committed (or failed to commit) so far: calls of
+    /// [`Books::with`] that shared a group count once.
+    pub fn groups_ended(&self) -> u64 {
+        self.lock_writer().ended
+    }
+
     /// Runs the read `f` on a read-only connection (one from the pool, or a new one),
     /// or on the writer's connection, after committing its open group, when the books
     /// open no readers (blocking, like [`Books::with`]). A read sees every call

@@ -11,13 +11,14 @@
 //! decision timer; when it runs out the hand stands. A timeout is an action in the
 //! round's log like any other. Every step is in the books before anyone sees it.
 
+mod bets;
 mod through_wallet;
 
 use crate::books::Books;
 use crate::config::TableConfig;
 use crate::frames;
 use crate::metrics::Metrics;
-use crate::protocol::{error_frame, ClientMsg, Code, SpotBet, Word, VERSION};
+use crate::protocol::{error_frame, ClientMsg, Code, Word, VERSION};
 use crate::render::{self, SeatMap};
 use felt_core::meter::MemoryMeters;
 use felt_core::round::{HandRef, Legal, Turn};
@@ -207,6 +208,19 @@ pub fn spawn(
     cfg: TableConfig,
     services: Services,
 ) -> Result<(TableHandle, std::thread::JoinHandle<()>), String> {
+    let (actor, handle, rx) = build(cfg, services)?;
+    let thread = std::thread::Builder::new()
+        .name(format!("table {}", actor.cfg.name))
+        .spawn(move || actor.run(rx))
+        .map_err(|e| e.to_string())?;
+    Ok((handle, thread))
+}
+
+/// The table's actor (recovered from the books), its handle and its inbox.
+fn build(
+    cfg: TableConfig,
+    services: Services,
+) -> Result<(Actor, TableHandle, Receiver<ToTable>), String> {
     let Services {
         books,
         metrics,
@@ -288,11 +302,7 @@ pub fn spawn(
     };
     actor.read_meters();
     actor.recover()?;
-    let handle = std::thread::Builder::new()
-        .name(format!("table {}", actor.cfg.name))
-        .spawn(move || actor.run(rx))
-        .map_err(|e| e.to_string())?;
-    Ok((TableHandle { tx, info, queued }, handle))
+    Ok((actor, TableHandle { tx, info, queued }, rx))
 }
 
 #[derive(Clone)]
@@ -462,6 +472,8 @@ type Fatal = String;
 impl Actor {
     fn run(mut self, rx: Receiver<ToTable>) {
         self.metrics.tables.inc();
+        // A message taken from the inbox behind a run of bets, handled next.
+        let mut held: Option<ToTable> = None;
         loop {
             if let Err(e) = self.advance() {
                 self.fail(&e);
@@ -473,10 +485,22 @@ impl Actor {
                 .map(|(t, _)| t.saturating_duration_since(Instant::now()))
                 .unwrap_or(SWEEP_EVERY)
                 .min(SWEEP_EVERY.min(Duration::from_millis(self.cfg.reconnect_ms)));
-            let r = match rx.recv_timeout(wait) {
+            let next = match held.take() {
+                Some(m) => Ok(m),
+                None => rx.recv_timeout(wait),
+            };
+            let r = match next {
                 Ok(m) => {
                     let began = Instant::now();
-                    let r = self.handle(m);
+                    // Bets waiting together are written under one commit.
+                    let r = match self.as_bet(m) {
+                        Ok(first) => {
+                            let (bets, after) = self.gather_bets(first, &rx);
+                            held = after;
+                            self.bets(bets)
+                        }
+                        Err(m) => self.handle(m),
+                    };
                     self.metrics
                         .message_seconds
                         .observe(began.elapsed().as_secs_f64());
@@ -493,6 +517,9 @@ impl Actor {
                 self.close_all();
                 self.inbox = None;
                 // Keep answering (with `table-closed`) until the server drops the inbox.
+                if let Some(m) = held.take() {
+                    self.closed_reply(m);
+                }
                 while let Ok(m) = rx.recv() {
                     self.closed_reply(m);
                 }
@@ -1048,9 +1075,14 @@ impl Actor {
             ClientMsg::Sync {} => self.reply(conn, |seq, me| me.view_frame(seq, &player)),
             ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
             ClientMsg::Leave {} => self.leave(conn, &player)?,
-            ClientMsg::Bet { round, id, spots } => {
-                self.bet(conn, &player, RoundId(round), &id, &spots, at)?
-            }
+            ClientMsg::Bet { round, id, spots } => self.bets(vec![bets::BetMsg {
+                conn,
+                player,
+                round: RoundId(round),
+                id,
+                spots,
+                at,
+            }])?,
             ClientMsg::Act {
                 round,
                 spot,
@@ -1313,193 +1345,6 @@ impl Actor {
             self.deal()?;
         }
         Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn bet(
-        &mut self,
-        conn: u64,
-        player: &str,
-        round: RoundId,
-        id: &str,
-        spots: &[SpotBet],
-        at: Instant,
-    ) -> Result<(), Fatal> {
-        let Some(r) = self.round.as_ref() else {
-            self.refuse(conn, Code::NotBetting, "no round takes bets now", Some(id));
-            return Ok(());
-        };
-        if r.live.engine.phase() != Phase::Betting {
-            let m = "bets are closed: the cards are out";
-            self.refuse(conn, Code::NotBetting, m, Some(id));
-            return Ok(());
-        }
-        let Some(e) = self.engine_seat(player) else {
-            let m = if self.seat_of(player).is_some() {
-                "you sat down after this round opened: bet in the next one"
-            } else {
-                "take a seat to bet"
-            };
-            self.refuse(conn, Code::NotSeated, m, Some(id));
-            return Ok(());
-        };
-        let now = self.clock.now_ms();
-        let due = self.books.read(|s| self.reality.due(s, player, now));
-        if due.as_ref().is_ok_and(|d| *d) {
-            let m = "a reality check waits for your answer: continue or log out, then bet";
-            self.refuse(conn, Code::RealityCheck, m, Some(id));
-            return Ok(());
-        }
-        if let Err(e) = due {
-            // A check that cannot be read is not passed.
-            tracing::error!(%player, error = %e, "the reality check could not be read");
-            let m = "your reality check cannot be read now: nothing was staked; try again";
-            self.refuse(conn, Code::Refused, m, Some(id));
-            return Ok(());
-        }
-        if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
-            self.refuse(
-                conn,
-                Code::AlreadyBet,
-                "you have bet in this round already",
-                Some(id),
-            );
-            return Ok(());
-        }
-        let max_spots = self.cfg.rules.table().max_spots_per_player;
-        let mut actions = Vec::new();
-        let mut seen = BTreeSet::new();
-        for s in spots {
-            if !(1..=max_spots).contains(&s.spot) || !seen.insert(s.spot) {
-                let m = format!(
-                    "spot {} is not yours to bet: each of spots 1 to {max_spots} once",
-                    s.spot
-                );
-                self.refuse(conn, Code::Refused, &m, Some(id));
-                return Ok(());
-            }
-            actions.push(Action::Bet {
-                seat: e,
-                spot: s.spot - 1,
-                amount: s.main,
-            });
-            for (side, amount) in &s.side {
-                let Some(bet) = self.ctx.table.side_bet_index(side) else {
-                    let ids: Vec<&str> = self.side_names.iter().map(|(i, _)| i.as_str()).collect();
-                    let m = format!(
-                        "this game has no side bet `{side}` (it has: {})",
-                        if ids.is_empty() {
-                            "none".to_string()
-                        } else {
-                            ids.join(", ")
-                        }
-                    );
-                    self.refuse(conn, Code::Refused, &m, Some(id));
-                    return Ok(());
-                };
-                if *amount == Money::ZERO {
-                    continue;
-                }
-                actions.push(Action::SideBet {
-                    seat: e,
-                    spot: s.spot - 1,
-                    bet,
-                    amount: *amount,
-                });
-            }
-        }
-        let wagers = actions.iter().filter_map(|a| match a {
-            Action::Bet { amount, .. } | Action::SideBet { amount, .. } => Some(*amount),
-            _ => None,
-        });
-        let staked = wagers.clone().fold(Money::ZERO, |t, a| t + a);
-        let largest = wagers.max().unwrap_or(Money::ZERO);
-        if !self.may_stake(conn, player, (Some(staked), Some(largest)), id) {
-            return Ok(());
-        }
-        if self.wallet.is_some() {
-            let staking = through_wallet::Staking::Bet(actions);
-            let sent = self.stake_through_wallet(conn, player, e, round, id, staking, at);
-            return sent.map(|_| ());
-        }
-        if !self.balance_unchanged(conn, player, e, id) {
-            return Ok(());
-        }
-        let Some(r) = self.round.as_mut() else {
-            return Ok(());
-        };
-        let round = if r.announced.contains(&round) {
-            r.live.id
-        } else {
-            round
-        };
-        let stepped = match self
-            .books
-            .with(|s| r.live.step_batch(s, &self.ctx, round, id, &actions))
-        {
-            Ok(s) => s,
-            // The round's first bet could not be written once the round was: the
-            // books voided it (nobody else had bet). The bet is refused and a new
-            // window opens; the table goes on.
-            Err(felt_session::SessionError::NotOpened { round, why }) => {
-                tracing::warn!(table = %self.cfg.name, round = round.0, %why, "a round's first bet was not written: the round is void");
-                self.round = None;
-                self.timer = None;
-                let m = "your bet could not be taken: nothing was staked; the betting window \
-                         opens again";
-                self.refuse(conn, Code::Refused, m, Some(id));
-                self.publish_info();
-                return Ok(());
-            }
-            Err(e) => return Err(e.to_string()),
-        };
-        match stepped {
-            Stepped::Done(events) => {
-                r.bet.insert(e);
-                // The round is in the books: a stacked shoe is dealt by it alone.
-                self.stacked = None;
-                self.metrics.actions.inc();
-                self.publish_info();
-                self.broadcast(&events, Some(at));
-                // Betting closes by itself when every player of the round has bet.
-                self.deal_if_all_bet()?;
-            }
-            other => self.refuse_stepped(conn, other, id),
-        }
-        Ok(())
-    }
-
-    /// Whether the player's wallet in the books still holds what the round set them
-    /// up with (it moves only through this table while they sit here, but a player can
-    /// leave and come back, and a deposit can arrive). If not, the bet is refused:
-    /// a window nobody has bet in is set up again with the books' balances; else the
-    /// player bets in the next round.
-    fn balance_unchanged(&mut self, conn: u64, player: &str, e: u8, id: &str) -> bool {
-        let Some(r) = self.round.as_ref() else {
-            return false;
-        };
-        let round_has = r.live.engine.balance(e);
-        let books = self
-            .books
-            .read(|s| s.balance(&Account::player(player)).ok());
-        if books.is_some() && books == round_has {
-            return true;
-        }
-        let pending = r.live.is_pending();
-        let m = if pending {
-            "your balance changed since this betting window opened: the window opens again \
-             with your balance as it is now; bet again"
-        } else {
-            "your balance changed since this round opened: this round is dealt without you; \
-             bet in the next one"
-        };
-        self.refuse(conn, Code::BalanceChanged, m, Some(id));
-        if pending {
-            self.drop_pending();
-            self.timer = None;
-            self.broadcast(&[], None);
-        }
-        false
     }
 
     fn round_id(&self) -> RoundId {
