@@ -50,6 +50,9 @@ enum Checked {
     Answered,
     /// The player's balance in the books is not the one the round set them up with.
     BalanceChanged,
+    /// The player has a bet waiting to be written with this one (which the engine
+    /// or the books may yet refuse).
+    SameSeat,
 }
 
 impl Actor {
@@ -100,19 +103,36 @@ impl Actor {
 
     /// Checks `bets` in their order and writes those that pass in one call of the
     /// books; each is answered (a view showing it, or a refusal naming its id).
+    /// Each bet is answered as if it had come alone after those before it.
     pub(super) fn bets(&mut self, bets: Vec<BetMsg>) -> Result<(), Fatal> {
         let mut ready: Vec<Ready> = Vec::new();
         for b in bets {
+            // As the table does before each message: a window set up again (a
+            // balance changed) opens at once.
+            if self.round.is_none() {
+                self.advance()?;
+            }
             let batched: BTreeSet<u8> = ready.iter().map(|r| r.seat).collect();
-            match self.check_bet(&b, &batched)? {
+            let mut checked = self.check_bet(&b, &batched)?;
+            if matches!(checked, Checked::BalanceChanged | Checked::SameSeat) && !ready.is_empty() {
+                // What it depends on is not written yet (the player's own bet before
+                // it, which may yet be refused; whether the round is still a window
+                // nobody has bet in): the bets before it are written first, and it is
+                // checked again.
+                self.write_bets(std::mem::take(&mut ready))?;
+                if self.round.is_none() {
+                    self.advance()?;
+                }
+                checked = self.check_bet(&b, &BTreeSet::new())?;
+            }
+            match checked {
                 Checked::Ready(r) => ready.push(r),
                 Checked::Answered => {}
-                Checked::BalanceChanged => {
-                    // The bets before it are written first, as if it had come alone
-                    // after them: with one of them in, the round is no longer a
-                    // window nobody has bet in.
-                    self.write_bets(std::mem::take(&mut ready))?;
-                    self.balance_changed(b.conn, &b.id);
+                Checked::BalanceChanged => self.balance_changed(b.conn, &b.id),
+                // Nothing is waiting with it once the rest is written.
+                Checked::SameSeat => {
+                    let m = "you have bet in this round already";
+                    self.refuse(b.conn, Code::AlreadyBet, m, Some(&b.id));
                 }
             }
         }
@@ -123,6 +143,10 @@ impl Actor {
     /// engine seats whose bet is waiting to be written with this one.
     fn check_bet(&mut self, b: &BetMsg, batched: &BTreeSet<u8>) -> Result<Checked, Fatal> {
         let (conn, player, id) = (b.conn, b.player.as_str(), b.id.as_str());
+        // A connection dropped meanwhile (its outbox full): its messages go nowhere.
+        if !self.conns.contains_key(&conn) {
+            return Ok(Checked::Answered);
+        }
         let Some(r) = self.round.as_ref() else {
             self.refuse(conn, Code::NotBetting, "no round takes bets now", Some(id));
             return Ok(Checked::Answered);
@@ -155,11 +179,13 @@ impl Actor {
             self.refuse(conn, Code::Refused, m, Some(id));
             return Ok(Checked::Answered);
         }
-        let has_bet = self.round.as_ref().is_some_and(|r| r.bet.contains(&e));
-        if has_bet || batched.contains(&e) {
+        if self.round.as_ref().is_some_and(|r| r.bet.contains(&e)) {
             let m = "you have bet in this round already";
             self.refuse(conn, Code::AlreadyBet, m, Some(id));
             return Ok(Checked::Answered);
+        }
+        if batched.contains(&e) {
+            return Ok(Checked::SameSeat);
         }
         let Some(actions) = self.bet_actions(conn, e, &b.spots, id) else {
             return Ok(Checked::Answered);
@@ -285,7 +311,7 @@ impl Actor {
         });
         let results = written.map_err(|e| e.to_string())?;
         let mut events = Vec::new();
-        let mut first_at: Option<Instant> = None;
+        let mut taken_at = Vec::new();
         let mut fatal = None;
         let mut reopened = false;
         let mut taken = 0;
@@ -298,7 +324,7 @@ impl Actor {
                         r.bet.insert(b.seat);
                     }
                     events.extend(ev);
-                    first_at = Some(first_at.map_or(b.at, |a| a.min(b.at)));
+                    taken_at.push(b.at);
                     taken += 1;
                 }
                 Ok(other) => self.refuse_stepped(b.conn, other, &b.id),
@@ -316,15 +342,26 @@ impl Actor {
             }
         }
         debug_assert!(unwritten == 0 || reopened || fatal.is_some());
+        let why = if fatal.is_some() {
+            "your bet could not be written: nothing was staked; the table stops"
+        } else {
+            NOT_TAKEN
+        };
         for b in bets {
-            self.refuse(b.conn, Code::Refused, NOT_TAKEN, Some(&b.id));
+            self.refuse(b.conn, Code::Refused, why, Some(&b.id));
         }
         if taken > 0 {
             // The round is in the books: a stacked shoe is dealt by it alone.
             self.stacked = None;
             self.metrics.actions.inc_by(taken);
             self.publish_info();
-            self.broadcast(&events, first_at);
+            self.broadcast(&events, None);
+            // Each bet's time from its arrival to the view that shows it.
+            for at in taken_at {
+                self.metrics
+                    .action_seconds
+                    .observe(at.elapsed().as_secs_f64());
+            }
         } else if reopened {
             self.publish_info();
         }
@@ -384,6 +421,7 @@ mod tests {
     use crate::books::Books;
     use crate::metrics::Metrics;
     use crate::protocol::VERSION;
+    use serde_json::Value;
     use std::sync::Arc;
 
     fn preset(name: &str) -> Result<felt_core::Rules, String> {
@@ -393,143 +431,254 @@ mod tests {
         }
     }
 
-    /// Every frame waiting in a connection's outbox, as JSON.
-    fn frames(rx: &mut tokio::sync::mpsc::Receiver<Arc<str>>) -> Vec<serde_json::Value> {
-        std::iter::from_fn(|| rx.try_recv().ok())
-            .map(|f| serde_json::from_str(&f).unwrap())
-            .collect()
+    const START: Money = Money::cents(100_000);
+
+    /// A classic table whose players (connections 0, 1, ...) sit, with its betting
+    /// window open; the bets are queued in its inbox and the table runs on them.
+    struct Table {
+        _dir: tempfile::TempDir,
+        books: Books,
+        actor: Actor,
+        handle: TableHandle,
+        rx: Receiver<ToTable>,
+        outs: Vec<tokio::sync::mpsc::Receiver<Arc<str>>>,
+        round: RoundId,
+        min: Money,
+        max: Money,
+    }
+
+    impl Table {
+        fn open(players: &[&str]) -> Table {
+            let dir = tempfile::tempdir().unwrap();
+            let store = felt_store::SqliteStore::open(dir.path().join("felt.db")).unwrap();
+            let metrics = Arc::new(Metrics::new());
+            let books = Books::new(Box::new(store), metrics.clone());
+            for p in players {
+                books.with(|s| s.deposit(p, START)).unwrap();
+            }
+            let text = "[[table]]\nname = \"t\"\ngame = \"classic\"\n";
+            let cfg = crate::config::parse(text, std::path::Path::new("t.toml"), &preset).unwrap();
+            let cfg = cfg.into_iter().next().unwrap();
+            let (min, max) = (cfg.rules.main_bet().min, cfg.rules.main_bet().max);
+            let services = Services {
+                books: books.clone(),
+                metrics,
+                clock: Arc::new(crate::clock::Clock::system()),
+                reality: Arc::new(crate::reality::Checks::new(Default::default())),
+                life: crate::logged_in::Life {
+                    idle_ms: 3_600_000,
+                    max_ms: 86_400_000,
+                },
+                wallet: None,
+            };
+            let (mut actor, handle, rx) = build(cfg, services).unwrap();
+            let mut outs = Vec::new();
+            for (conn, p) in players.iter().enumerate() {
+                let (out, frames) = tokio::sync::mpsc::channel(256);
+                outs.push(frames);
+                let join = ToTable::Join {
+                    conn: conn as u64,
+                    player: p.to_string(),
+                    out,
+                    last_seq: None,
+                    version: VERSION,
+                };
+                actor.handle(join).unwrap();
+            }
+            for conn in 0..players.len() as u64 {
+                let sit = ClientMsg::Sit { seat: None };
+                handle.send_message(conn, sit, Instant::now()).unwrap();
+            }
+            while let Ok(m) = rx.try_recv() {
+                actor.handle(m).unwrap();
+            }
+            // The betting window opens.
+            actor.advance().unwrap();
+            let round = actor.round_id();
+            for p in players {
+                assert!(actor.engine_seat(p).is_some(), "{p} is not in the round");
+            }
+            let mut t = Table {
+                _dir: dir,
+                books,
+                actor,
+                handle,
+                rx,
+                outs,
+                round,
+                min,
+                max,
+            };
+            drain(&mut t.outs);
+            t
+        }
+
+        /// Queues the bets `(conn, id, main)` together, runs the table on them until
+        /// its inbox is gone; the frames each connection received and the commits.
+        fn run(mut self, bets: &[(u64, &str, Money)]) -> (Vec<Vec<String>>, u64, Books) {
+            for &(conn, id, main) in bets {
+                let msg = ClientMsg::Bet {
+                    round: self.round.0,
+                    id: id.to_string(),
+                    spots: vec![SpotBet {
+                        spot: 1,
+                        main,
+                        side: Default::default(),
+                    }],
+                };
+                self.handle.send_message(conn, msg, Instant::now()).unwrap();
+            }
+            let queued = self.handle.queued.clone();
+            drop(self.handle);
+            let before = self.books.groups_ended();
+            self.actor.run(self.rx);
+            assert_eq!(queued.load(Ordering::SeqCst), 0, "the inbox's count");
+            let commits = self.books.groups_ended() - before;
+            let all = drain(&mut self.outs);
+            (all, commits, self.books)
+        }
+    }
+
+    /// Every frame waiting in each connection's outbox: its type and the seats it
+    /// shows with a bet, or an error's code and id.
+    fn drain(outs: &mut [tokio::sync::mpsc::Receiver<Arc<str>>]) -> Vec<Vec<String>> {
+        let mut all = Vec::new();
+        for o in outs {
+            let kinds = std::iter::from_fn(|| o.try_recv().ok())
+                .map(|f| serde_json::from_str::<Value>(&f).unwrap())
+                .map(|f| match f["type"].as_str().unwrap() {
+                    "error" => format!("error {} {}", f["code"], f["id"]),
+                    k => format!("{k} {}", bets_shown(&f)),
+                })
+                .collect();
+            all.push(kinds);
+        }
+        all
+    }
+
+    /// The seats a view shows with a bet (`-` for none), e.g. `1,3`.
+    fn bets_shown(f: &Value) -> String {
+        let seats: Vec<String> = f["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|s| s["has_bet"].as_bool() == Some(true))
+            .map(|s| s["seat"].to_string())
+            .collect();
+        if seats.is_empty() {
+            "-".to_string()
+        } else {
+            seats.join(",")
+        }
     }
 
     fn balance(books: &Books, player: &str) -> Money {
         books.read(|s| s.balance(&Account::player(player))).unwrap()
     }
 
+    fn sound(books: &Books) {
+        let report = books.read(|r| r.check_books()).unwrap();
+        assert!(report.is_sound(), "{report}");
+    }
+
     #[test]
     fn bets_waiting_together_are_written_under_one_commit_and_shown_in_one_view_and_a_refused_one_changes_nothing(
     ) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = felt_store::SqliteStore::open(dir.path().join("felt.db")).unwrap();
-        let metrics = Arc::new(Metrics::new());
-        let books = Books::new(Box::new(store), metrics.clone());
-        let players = ["alice", "bob", "carol"];
-        let start = Money::cents(100_000);
-        for p in players {
-            books.with(|s| s.deposit(p, start)).unwrap();
-        }
-        let text = "[[table]]\nname = \"t\"\ngame = \"classic\"\n";
-        let cfg = crate::config::parse(text, std::path::Path::new("t.toml"), &preset).unwrap();
-        let cfg = cfg.into_iter().next().unwrap();
-        let (min, max) = (cfg.rules.main_bet().min, cfg.rules.main_bet().max);
-        let services = Services {
-            books: books.clone(),
-            metrics,
-            clock: Arc::new(crate::clock::Clock::system()),
-            reality: Arc::new(crate::reality::Checks::new(Default::default())),
-            life: crate::logged_in::Life {
-                idle_ms: 3_600_000,
-                max_ms: 86_400_000,
-            },
-            wallet: None,
-        };
-        let (mut actor, handle, rx): (Actor, TableHandle, _) = build(cfg, services).unwrap();
-        let mut outs = Vec::new();
-        for (conn, p) in players.iter().enumerate() {
-            let (out, frames) = tokio::sync::mpsc::channel(256);
-            outs.push(frames);
-            let join = ToTable::Join {
-                conn: conn as u64,
-                player: p.to_string(),
-                out,
-                last_seq: None,
-                version: VERSION,
-            };
-            actor.handle(join).unwrap();
-        }
-        let at = Instant::now();
-        for conn in 0..3 {
-            handle
-                .send_message(conn, ClientMsg::Sit { seat: None }, at)
-                .unwrap();
-        }
-        while let Ok(m) = rx.try_recv() {
-            actor.handle(m).unwrap();
-        }
-        // The betting window opens.
-        actor.advance().unwrap();
-        let round = actor.round_id();
-        for p in players {
-            assert!(actor.engine_seat(p).is_some(), "{p} is not in the round");
-        }
-        outs.iter_mut().for_each(|o| drop(frames(o)));
-
+        let t = Table::open(&["alice", "bob", "carol"]);
+        let (min, over) = (t.min, t.max + Money::cents(100));
         // Four bets wait in the inbox together: alice's, bob's over the table's
         // limit, carol's, and alice's again.
-        let bet = |conn: u64, id: &str, main: Money| ToTable::Msg {
-            conn,
-            msg: ClientMsg::Bet {
-                round: round.0,
-                id: id.to_string(),
-                spots: vec![SpotBet {
-                    spot: 1,
-                    main,
-                    side: Default::default(),
-                }],
-            },
-            at,
-        };
-        let over = max + Money::cents(100);
-        for m in [
-            bet(0, "a1", min),
-            bet(1, "b1", over),
-            bet(2, "c1", min),
-            bet(0, "a2", min),
-        ] {
-            let ToTable::Msg { conn, msg, at } = m else {
-                unreachable!()
-            };
-            handle.send_message(conn, msg, at).unwrap();
-        }
-        drop(handle);
-        let commits = |b: &Books| b.groups_ended();
-        let before = commits(&books);
-        // The table takes them as it runs, and stops when its inbox is gone.
-        actor.run(rx);
+        let bets = [
+            (0, "a1", min),
+            (1, "b1", over),
+            (2, "c1", min),
+            (0, "a2", min),
+        ];
+        let (frames, commits, books) = t.run(&bets);
+        assert_eq!(commits, 1, "the bets were not written under one commit");
+        // Each sees the bets written in one view (seats 1 and 3); the refused are
+        // told, by id, in the order they came (alice's second bet is checked once
+        // her first is written: the engine might have refused that one).
         assert_eq!(
-            commits(&books) - before,
-            1,
-            "the bets were not written under one commit"
+            frames,
+            [
+                vec!["view 1,3", "error \"already-bet\" \"a2\""],
+                vec!["error \"refused\" \"b1\"", "view 1,3"],
+                vec!["view 1,3"],
+            ]
         );
-
-        let [alice, bob, carol] = [0, 1, 2].map(|i| frames(&mut outs[i]));
-        let kinds = |fs: &[serde_json::Value]| -> Vec<String> {
-            fs.iter()
-                .map(|f| match f["type"].as_str().unwrap() {
-                    "error" => format!("error {} {}", f["code"], f["id"]),
-                    k => k.to_string(),
-                })
-                .collect()
-        };
-        // Each sees the bets written in one view; the refused are told, by id.
-        assert_eq!(
-            kinds(&alice),
-            ["error \"already-bet\" \"a2\"", "view"],
-            "{alice:?}"
-        );
-        assert_eq!(kinds(&bob), ["error \"refused\" \"b1\"", "view"], "{bob:?}");
-        assert_eq!(kinds(&carol), ["view"], "{carol:?}");
-        let view = carol.last().unwrap();
-        let has_bet: Vec<bool> = view["seats"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s["has_bet"].as_bool().unwrap_or(false))
-            .collect();
-        assert_eq!(has_bet.iter().filter(|b| **b).count(), 2, "{view}");
         // The books: alice and carol staked once, bob nothing.
-        assert_eq!(balance(&books, "alice"), start - min);
-        assert_eq!(balance(&books, "carol"), start - min);
-        assert_eq!(balance(&books, "bob"), start);
-        let report = books.read(|r| r.check_books()).unwrap();
-        assert!(report.is_sound(), "{report}");
+        assert_eq!(balance(&books, "alice"), START - min);
+        assert_eq!(balance(&books, "carol"), START - min);
+        assert_eq!(balance(&books, "bob"), START);
+        sound(&books);
+    }
+
+    #[test]
+    fn a_players_second_bet_waiting_behind_their_first_is_taken_when_the_first_is_refused() {
+        // Bob bets nothing: the round is not dealt.
+        let t = Table::open(&["alice", "bob", "carol"]);
+        let (min, over) = (t.min, t.max + Money::cents(100));
+        let bets = [(0, "a1", over), (0, "a2", min), (2, "c1", min)];
+        let (frames, commits, books) = t.run(&bets);
+        // a1 is written (and refused) before a2 is checked; a2 and c1 go together.
+        assert_eq!(commits, 2);
+        assert_eq!(
+            frames,
+            [
+                vec!["error \"refused\" \"a1\"", "view 1,3"],
+                vec!["view 1,3"],
+                vec!["view 1,3"],
+            ]
+        );
+        assert_eq!(balance(&books, "alice"), START - min);
+        assert_eq!(balance(&books, "bob"), START);
+        assert_eq!(balance(&books, "carol"), START - min);
+        sound(&books);
+    }
+
+    #[test]
+    fn a_bet_refused_for_a_changed_balance_sets_the_window_up_again_and_the_bets_behind_it_are_taken(
+    ) {
+        let t = Table::open(&["alice", "bob", "carol"]);
+        let min = t.min;
+        // Alice's balance moves after the window opened (a deposit).
+        let more = Money::cents(500);
+        t.books.with(|s| s.deposit("alice", more)).unwrap();
+        let bets = [(1, "b1", min), (0, "a1", min), (2, "c1", min)];
+        let (frames, _, books) = t.run(&bets);
+        // Bob's bet is written before alice's is refused: the round is no longer a
+        // window nobody has bet in, so alice bets in the next one, and carol's bet,
+        // behind hers, is taken in this one.
+        assert_eq!(
+            frames,
+            [
+                vec!["view 2", "error \"balance-changed\" \"a1\"", "view 2,3"],
+                vec!["view 2", "view 2,3"],
+                vec!["view 2", "view 2,3"],
+            ]
+        );
+        assert_eq!(balance(&books, "alice"), START + more);
+        assert_eq!(balance(&books, "bob"), START - min);
+        assert_eq!(balance(&books, "carol"), START - min);
+        sound(&books);
+    }
+
+    #[test]
+    fn a_bet_refused_for_a_changed_balance_in_an_empty_window_opens_it_again_and_the_next_bet_is_taken(
+    ) {
+        let t = Table::open(&["alice", "bob"]);
+        let min = t.min;
+        let more = Money::cents(500);
+        t.books.with(|s| s.deposit("alice", more)).unwrap();
+        let bets = [(0, "a1", min), (1, "b1", min), (0, "a2", min)];
+        let (frames, _, books) = t.run(&bets);
+        // Nobody had bet: the window is set up again with alice's new balance, and
+        // bob's bet (naming the window as announced) and alice's next are taken.
+        assert_eq!(frames[0][0], "error \"balance-changed\" \"a1\"");
+        assert_eq!(frames[1].last().map(String::as_str), Some("view 1,2"));
+        assert_eq!(balance(&books, "alice"), START + more - min);
+        assert_eq!(balance(&books, "bob"), START - min);
+        sound(&books);
     }
 }
