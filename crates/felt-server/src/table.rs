@@ -1078,14 +1078,10 @@ impl Actor {
             ClientMsg::Sync {} => self.reply(conn, |seq, me| me.view_frame(seq, &player)),
             ClientMsg::Sit { seat } => self.sit(conn, &player, seat)?,
             ClientMsg::Leave {} => self.leave(conn, &player)?,
-            ClientMsg::Bet { round, id, spots } => self.bets(vec![bets::BetMsg {
-                conn,
-                player,
-                round: RoundId(round),
-                id,
-                spots,
-                at,
-            }])?,
+            ClientMsg::Bet { round, id, spots } => {
+                let bet = bets::BetMsg::new(conn, player, round, id, spots, at);
+                self.bets(vec![bet])?
+            }
             ClientMsg::Act {
                 round,
                 spot,

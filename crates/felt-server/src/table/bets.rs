@@ -32,6 +32,27 @@ pub(super) struct BetMsg {
     pub at: Instant,
 }
 
+impl BetMsg {
+    /// The bet `(round, id, spots)` connection `conn` of `player` sent at `at`.
+    pub fn new(
+        conn: u64,
+        player: String,
+        round: i64,
+        id: String,
+        spots: Vec<SpotBet>,
+        at: Instant,
+    ) -> BetMsg {
+        BetMsg {
+            conn,
+            player,
+            round: RoundId(round),
+            id,
+            spots,
+            at,
+        }
+    }
+}
+
 /// A bet that passed the table's checks, to be written.
 struct Ready {
     conn: u64,
@@ -70,14 +91,7 @@ impl Actor {
                     .inbox_seconds
                     .observe(at.elapsed().as_secs_f64());
                 let player = self.conns[&conn].player.clone();
-                Ok(BetMsg {
-                    conn,
-                    player,
-                    round: RoundId(round),
-                    id,
-                    spots,
-                    at,
-                })
+                Ok(BetMsg::new(conn, player, round, id, spots, at))
             }
             other => Err(other),
         }
