@@ -127,6 +127,9 @@ pub struct Report {
     /// Latency (ms) from an action sent to the frame that answers it (docs/server.md,
     /// "What the latency is").
     pub latency_ms: Latency,
+    /// The same by kind of action: `bet`, `turn` (a turn's decision), `offer` (an
+    /// offer's answer) and `refused` (any action refused, timed to its error).
+    pub latency_by_kind_ms: BTreeMap<String, Latency>,
     /// Seconds the run took.
     pub seconds: f64,
     /// The refusals' codes and counts.
@@ -143,12 +146,33 @@ pub struct Report {
 /// Latency percentiles (ms).
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Latency {
+    /// How many actions were timed.
+    pub actions: usize,
     /// Median.
     pub p50: f64,
     /// 95th percentile.
     pub p95: f64,
     /// 99th percentile.
     pub p99: f64,
+}
+
+impl Latency {
+    /// The percentiles of `ms` (each the nearest rank; 0 when empty).
+    fn of(mut ms: Vec<f64>) -> Latency {
+        ms.sort_by(|a, b| a.total_cmp(b));
+        let q = |p: f64| -> f64 {
+            let i = ((ms.len() as f64 - 1.0) * p).round() as usize;
+            ms.get(i.min(ms.len().saturating_sub(1)))
+                .copied()
+                .unwrap_or(0.0)
+        };
+        Latency {
+            actions: ms.len(),
+            p50: q(0.50),
+            p95: q(0.95),
+            p99: q(0.99),
+        }
+    }
 }
 
 #[derive(Default)]
@@ -160,7 +184,7 @@ struct Tally {
     reconnects: u64,
     reconnect_reasons: Vec<String>,
     resyncs: u64,
-    latencies: Vec<f64>,
+    latencies: timing::Latencies,
     codes: HashMap<String, u64>,
     messages: Vec<String>,
     examples: Vec<String>,
@@ -260,15 +284,12 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
     }
     let seconds = started.elapsed().as_secs_f64();
     let mut g = tally.lock().await;
-    let mut lat = g.latencies.clone();
-    lat.sort_by(|a, b| a.total_cmp(b));
-    let q = |p: f64| -> f64 {
-        if lat.is_empty() {
-            return 0.0;
-        }
-        let i = ((lat.len() as f64 - 1.0) * p).round() as usize;
-        lat[i.min(lat.len() - 1)]
-    };
+    let by_kind = timing::Kind::ALL
+        .iter()
+        .map(|&k| (k, Latency::of(g.latencies.of(k).to_vec())))
+        .filter(|(_, l)| l.actions > 0)
+        .map(|(k, l)| (format!("{k:?}").to_lowercase(), l))
+        .collect();
     Ok(Report {
         rounds: g.rounds,
         actions: g.actions,
@@ -282,11 +303,8 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         } else {
             0.0
         },
-        latency_ms: Latency {
-            p50: q(0.50),
-            p95: q(0.95),
-            p99: q(0.99),
-        },
+        latency_ms: Latency::of(g.latencies.all()),
+        latency_by_kind_ms: by_kind,
         seconds,
         refusal_codes: g.codes.clone(),
         error_messages: g.messages.iter().take(20).cloned().collect(),
@@ -367,7 +385,7 @@ struct Memory {
 struct Counts {
     rounds: u64,
     actions: u64,
-    latencies: Vec<f64>,
+    latencies: timing::Latencies,
 }
 
 impl Tally {
@@ -643,7 +661,7 @@ impl Bot {
                     // A refusal answers its action.
                     if let Some(id) = f.id.as_deref() {
                         let latencies = &mut mem.counts.latencies;
-                        time_answers(&mut mem.pending, came, Came::Reply(id), latencies);
+                        time_answers(&mut mem.pending, came, Came::Refusal(id), latencies);
                     }
                     if code == "table-closed" || code == "away" {
                         return Ok(false);

@@ -199,5 +199,15 @@ async fn a_bot_whose_message_the_rate_limit_dropped_sends_again_what_the_table_s
     assert_eq!(report.errors, 0, "{:?}", report.error_messages);
     assert_eq!(report.rounds, 2 * 4);
     assert_eq!(report.refusals, 0, "{:?}", report.refusal_examples);
+    // Every bet was timed to the view that showed it, and nothing as refused; the
+    // kinds add up to the whole.
+    let kinds = &report.latency_by_kind_ms;
+    assert!(
+        kinds["bet"].actions >= 2 * 4 && kinds["bet"].p50 > 0.0,
+        "{kinds:?}"
+    );
+    assert!(!kinds.contains_key("refused"), "{kinds:?}");
+    let timed: usize = kinds.values().map(|l| l.actions).sum();
+    assert_eq!(timed, report.latency_ms.actions);
     server.stop().await;
 }

@@ -24,6 +24,54 @@ pub enum Awaits {
     Offer { spot: u64, hand: u64 },
 }
 
+/// What kind of action a latency is of (its answer differs: see [`Awaits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A bet answered by a view.
+    Bet,
+    /// A turn's decision answered by a view.
+    Turn,
+    /// An offer's answer, answered by its `accepted`.
+    Offer,
+    /// Any action the server refused (its `error`).
+    Refused,
+}
+
+impl Kind {
+    /// Every kind, in the report's order.
+    pub const ALL: [Kind; 4] = [Kind::Bet, Kind::Turn, Kind::Offer, Kind::Refused];
+}
+
+/// Latencies (ms) by kind of action.
+#[derive(Debug, Clone, Default)]
+pub struct Latencies {
+    by_kind: [Vec<f64>; 4],
+}
+
+impl Latencies {
+    /// One latency of `kind`.
+    pub fn push(&mut self, kind: Kind, ms: f64) {
+        self.by_kind[kind as usize].push(ms);
+    }
+
+    /// Those of `kind`.
+    pub fn of(&self, kind: Kind) -> &[f64] {
+        &self.by_kind[kind as usize]
+    }
+
+    /// Every latency, whatever its kind.
+    pub fn all(&self) -> Vec<f64> {
+        self.by_kind.concat()
+    }
+
+    /// Adds `o`'s.
+    pub fn extend(&mut self, o: Latencies) {
+        for (a, b) in self.by_kind.iter_mut().zip(o.by_kind) {
+            a.extend(b);
+        }
+    }
+}
+
 /// An action sent and not yet answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
@@ -35,8 +83,10 @@ pub struct Pending {
 /// A frame that may answer actions.
 pub enum Came<'f, 'a> {
     View(&'f Frame<'a>),
-    /// An `accepted` or an `error` naming the action's id.
+    /// An `accepted` naming the action's id.
     Reply(&'f str),
+    /// An `error` naming the action's id.
+    Refusal(&'f str),
 }
 
 impl Awaits {
@@ -75,16 +125,22 @@ pub fn time_answers(
     pending: &mut Vec<Pending>,
     came_at: Instant,
     came: Came<'_, '_>,
-    latencies: &mut Vec<f64>,
+    latencies: &mut Latencies,
 ) {
     pending.retain(|p| {
         let answered = p.at <= came_at
             && match came {
                 Came::View(v) => p.awaits.answered_by(v),
-                Came::Reply(id) => p.id == id,
+                Came::Reply(id) | Came::Refusal(id) => p.id == id,
             };
         if answered {
-            latencies.push(came_at.duration_since(p.at).as_secs_f64() * 1000.0);
+            let kind = match (&came, &p.awaits) {
+                (Came::Refusal(_), _) => Kind::Refused,
+                (_, Awaits::Bet) => Kind::Bet,
+                (_, Awaits::Turn { .. }) => Kind::Turn,
+                (_, Awaits::Offer { .. }) => Kind::Offer,
+            };
+            latencies.push(kind, came_at.duration_since(p.at).as_secs_f64() * 1000.0);
         }
         !answered
     });
@@ -112,13 +168,13 @@ mod tests {
             pending("bet", 0, Awaits::Bet),
             pending("insure", 10, Awaits::Offer { spot: 1, hand: 1 }),
         ];
-        let mut ms = Vec::new();
+        let mut ms = Latencies::default();
         // another seat's bet: the view does not show this seat's bet
         let other = r#"{"type":"view","round_id":5,"in_play":false,
             "seats":[{"seat":1,"has_bet":false},{"seat":2,"has_bet":true}],
             "round":{"phase":"betting"},"you":{"seat":1}}"#;
         time_answers(&mut p, at(3), Came::View(&view(other)), &mut ms);
-        assert!(ms.is_empty());
+        assert!(ms.all().is_empty());
         let mine = other.replace(r#""seat":1,"has_bet":false"#, r#""seat":1,"has_bet":true"#);
         time_answers(&mut p, at(4), Came::View(&view(&mine)), &mut ms);
         assert_eq!(p.len(), 1);
@@ -126,11 +182,8 @@ mod tests {
         time_answers(&mut p, at(12), Came::Reply("bet"), &mut ms);
         time_answers(&mut p, at(14), Came::Reply("insure"), &mut ms);
         assert!(p.is_empty());
-        assert_eq!(ms.len(), 2);
-        assert!(
-            (ms[0] - 4.0).abs() < 1e-9 && (ms[1] - 4.0).abs() < 1e-9,
-            "{ms:?}"
-        );
+        assert_eq!(ms.of(Kind::Bet), [4.0]);
+        assert_eq!(ms.of(Kind::Offer), [4.0]);
 
         // a turn: answered once its hand has another card, not by a view sent before
         let turn = Awaits::Turn {
@@ -153,6 +206,13 @@ mod tests {
         let dealt = asked.replace(r#"["7h","5d"]"#, r#"["7h","5d","2c"]"#);
         time_answers(&mut p, at(27), Came::View(&view(&dealt)), &mut ms);
         assert!(p.is_empty());
-        assert!((ms[2] - 7.0).abs() < 1e-9, "{ms:?}");
+        assert_eq!(ms.of(Kind::Turn), [7.0]);
+
+        // a refused action: timed to its error, as a refusal
+        let mut p = vec![pending("late", 30, Awaits::Bet)];
+        time_answers(&mut p, at(33), Came::Refusal("late"), &mut ms);
+        assert!(p.is_empty());
+        assert_eq!(ms.of(Kind::Refused), [3.0]);
+        assert_eq!(ms.all().len(), 4);
     }
 }

@@ -38,7 +38,8 @@ pub struct Args {
     /// connection and per account), which drops what passes it.
     #[arg(long, default_value_t = bots::DEFAULT_PACE_PER_S)]
     pub pace: f64,
-    /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms.
+    /// Print one JSON object: rounds, actions, refusals, errors, rounds_per_s, latency_ms,
+    /// latency_by_kind_ms.
     #[arg(long)]
     pub json: bool,
     /// Against `felt serve --wallet` with the reference operator (`felt operator-demo
@@ -132,6 +133,12 @@ pub fn run(a: &Args) -> Result<()> {
             report.latency_ms.p95,
             report.latency_ms.p99
         );
+        for (kind, l) in &report.latency_by_kind_ms {
+            println!(
+                "  {kind}: {} timed, p50 {:.1} ms, p95 {:.1} ms, p99 {:.1} ms",
+                l.actions, l.p50, l.p95, l.p99
+            );
+        }
         for m in &report.error_messages {
             println!("  error: {m}");
         }
