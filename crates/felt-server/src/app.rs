@@ -364,7 +364,8 @@ impl Server {
         }
     }
 
-    /// Stops taking new rounds: every table finishes the round in play, then closes.
+    /// Stops taking new rounds: every table finishes the round in play, then closes;
+    /// one still in play after `grace` is parked.
     /// Returns once every table has closed, or after `grace` (a round still in play is
     /// parked: its steps are in the books, and whoever deals the table next resumes
     /// it). The leases are then given up, so another server takes the tables at once.
@@ -391,6 +392,29 @@ impl Server {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
+        }
+        // A table whose round is still in play stops where it stands (the round is
+        // parked in the books): once the leases are given up the table is another
+        // server's, and an answer that comes later (an operator's to a debit) must
+        // not move this round on here.
+        let open = |h: &&TableHandle| {
+            h.info
+                .read()
+                .map(|i| !i.closed && !i.failed)
+                .unwrap_or(false)
+        };
+        let parked: Vec<&TableHandle> = handles.iter().filter(open).collect();
+        for h in &parked {
+            let _ = h.tx.send(ToTable::Park);
+        }
+        let until = Instant::now() + PARK_WAIT;
+        while parked.iter().any(open) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // The outbox is the next start's: an embedding process that goes on (a test)
+        // must not send its calls from a stopped server.
+        if let Some(w) = &self.wallet {
+            w.stop_worker();
         }
         let ids: Vec<String> = self.tables.values().map(|t| t.cfg.table_id()).collect();
         let server = self.hosting.server.clone();
@@ -860,6 +884,9 @@ fn seats(players: &[felt_store::SeatedPlayer], names: bool) -> Value {
 
 /// The message that ends every `/api/events` stream (the server is stopping).
 const END_OF_EVENTS: &str = "";
+
+/// How long a stopping server waits for the tables it parks to stop.
+const PARK_WAIT: Duration = Duration::from_secs(2);
 
 /// The lobby's live feed (server-sent events): a `meters` event with every meter when
 /// one changes (here or on another server), a `tables` event when a table moves. A

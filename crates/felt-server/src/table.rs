@@ -95,6 +95,9 @@ pub enum ToTable {
     /// Another server holds this table now (this server lost its lease): the table
     /// stops at once, and its players are told to reconnect (they reach the new host).
     Moved,
+    /// The server stops and the round in play did not end within its grace: the table
+    /// stops where it stands (the round is parked in the books for the next host).
+    Park,
     /// Money arrived in a seated player's wallet (a top-up): a betting window nobody
     /// has bet in opens again with the balance as it is now, and everyone sees it.
     Deposited {
@@ -819,6 +822,9 @@ impl Actor {
                 Ok(())
             }
             ToTable::Moved => Err("another server holds the table now".to_string()),
+            ToTable::Park => Err("the server stops before the round ends: it is parked in \
+                                  the books"
+                .to_string()),
             ToTable::Deposited { player } => {
                 // A round the player has bet in shows what it set the player up with.
                 let bet = self.round.as_ref().zip(self.engine_seat(&player));

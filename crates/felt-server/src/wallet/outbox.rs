@@ -201,9 +201,14 @@ impl OutboxWorker {
     }
 
     /// Like [`OutboxWorker::run`], and also at once when `wake` is notified (a round
-    /// closed: its credits are due).
-    pub async fn run_woken(self, every: Duration, wake: Arc<tokio::sync::Notify>) {
-        loop {
+    /// closed: its credits are due); ends once `stopped` is set (and `wake` notified).
+    pub async fn run_woken(
+        self,
+        every: Duration,
+        wake: Arc<tokio::sync::Notify>,
+        stopped: Arc<std::sync::atomic::AtomicBool>,
+    ) {
+        while !stopped.load(std::sync::atomic::Ordering::SeqCst) {
             if let Err(e) = self.pass(now_ms()).await {
                 tracing::warn!(error = %e, "the wallet outbox pass failed");
             }

@@ -66,6 +66,8 @@ pub struct TableWallet {
     pub balances: Arc<Balances>,
     /// Wakes the outbox worker (a round closed: its credits are due now).
     pub wake: Arc<tokio::sync::Notify>,
+    /// Set when the server stops: the outbox worker ends after its pass.
+    pub stopped: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// What a server needs to run its tables through an operator's wallet.
@@ -91,12 +93,16 @@ impl WalletMode {
             runtime: self.runtime.clone(),
             balances: Arc::default(),
             wake: Arc::default(),
+            stopped: Arc::default(),
         };
         let store: super::outbox::SharedStore = Arc::new(Mutex::new(self.outbox));
         let worker = super::outbox::OutboxWorker::new(store, client, self.policy)
             .with_balances(wallet.balances.clone());
-        self.runtime
-            .spawn(worker.run_woken(self.every, wallet.wake.clone()));
+        self.runtime.spawn(worker.run_woken(
+            self.every,
+            wallet.wake.clone(),
+            wallet.stopped.clone(),
+        ));
         Ok(wallet)
     }
 }
@@ -111,6 +117,14 @@ pub struct Answered {
 }
 
 impl TableWallet {
+    /// Ends the outbox worker (the server stops; what is left in the outbox is the
+    /// next start's, whatever the process does after).
+    pub fn stop_worker(&self) {
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake.notify_one();
+    }
+
     /// Sends `debit` from the runtime; its answer goes to `reply` (made into the
     /// table's message by `wrap`).
     pub fn send_debit<T: Send + 'static>(
