@@ -126,8 +126,7 @@ impl Actor {
             if self.round.is_none() {
                 self.advance()?;
             }
-            let batched: BTreeSet<u8> = ready.iter().map(|r| r.seat).collect();
-            let mut checked = self.check_bet(&b, &batched)?;
+            let mut checked = self.check_bet(&b, &ready)?;
             if matches!(checked, Checked::BalanceChanged | Checked::SameSeat) && !ready.is_empty() {
                 // What it depends on is not written yet (the player's own bet before
                 // it, which may yet be refused; whether the round is still a window
@@ -137,7 +136,7 @@ impl Actor {
                 if self.round.is_none() {
                     self.advance()?;
                 }
-                checked = self.check_bet(&b, &BTreeSet::new())?;
+                checked = self.check_bet(&b, &[])?;
             }
             match checked {
                 Checked::Ready(r) => ready.push(r),
@@ -153,9 +152,9 @@ impl Actor {
         self.write_bets(ready)
     }
 
-    /// The table's checks of a bet, in order; a refusal is sent here. `batched`: the
-    /// engine seats whose bet is waiting to be written with this one.
-    fn check_bet(&mut self, b: &BetMsg, batched: &BTreeSet<u8>) -> Result<Checked, Fatal> {
+    /// The table's checks of a bet, in order; a refusal is sent here. `waiting`: the
+    /// bets waiting to be written with this one.
+    fn check_bet(&mut self, b: &BetMsg, waiting: &[Ready]) -> Result<Checked, Fatal> {
         let (conn, player, id) = (b.conn, b.player.as_str(), b.id.as_str());
         // A connection dropped meanwhile (its outbox full): its messages go nowhere.
         if !self.conns.contains_key(&conn) {
@@ -198,7 +197,7 @@ impl Actor {
             self.refuse(conn, Code::AlreadyBet, m, Some(id));
             return Ok(Checked::Answered);
         }
-        if batched.contains(&e) {
+        if waiting.iter().any(|r| r.seat == e) {
             return Ok(Checked::SameSeat);
         }
         let Some(actions) = self.bet_actions(conn, e, &b.spots, id) else {
@@ -329,7 +328,6 @@ impl Actor {
         let mut fatal = None;
         let mut reopened = false;
         let mut taken = 0;
-        let unwritten = ready.len() - results.len();
         let mut bets = ready.into_iter();
         for (b, stepped) in bets.by_ref().zip(results) {
             match stepped {
@@ -355,7 +353,6 @@ impl Actor {
                 Err(e) => fatal = Some(e.to_string()),
             }
         }
-        debug_assert!(unwritten == 0 || reopened || fatal.is_some());
         let why = if fatal.is_some() {
             "your bet could not be written: nothing was staked; the table stops"
         } else {
