@@ -603,8 +603,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if !self.third_waits || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
-        for k in 0..self.table.cfg.settle_order.len() {
-            let b = usize::from(self.table.cfg.settle_order[k]);
+        for k in 0..self.sides_in_order() {
+            let b = usize::from(self.at_deal[k].b);
             if self.spots[s].side_state[b] == SideState::AwaitThird {
                 self.settle_side(si, b, Some(card), false, io);
             }
@@ -619,8 +619,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if !self.third_waits || !self.spots[s].side_state.contains(&SideState::AwaitThird) {
             return;
         }
-        for k in 0..self.table.cfg.settle_order.len() {
-            let b = usize::from(self.table.cfg.settle_order[k]);
+        for k in 0..self.sides_in_order() {
+            let b = usize::from(self.at_deal[k].b);
             if self.spots[s].side_state[b] == SideState::AwaitThird {
                 self.settle_side(si, b, None, false, io);
             }

@@ -279,6 +279,11 @@ pub struct Round<R> {
     pub(crate) verified_main: Option<Money>,
     /// The same for each side bet.
     pub(crate) verified_side: [Option<Money>; MAX_SIDE_BETS],
+    /// The table's side bets in settlement order with how each settles at the deal,
+    /// kept here: read at every deal with side bets.
+    pub(crate) at_deal: [table::DealSide; MAX_SIDE_BETS],
+    /// How many of `at_deal` are the table's.
+    pub(crate) nsides: u8,
 }
 
 /// The spots in play this round, in dealing order: a fixed array, so the hot path
@@ -420,6 +425,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
             seat_spot,
             verified_main: None,
             verified_side: [None; MAX_SIDE_BETS],
+            at_deal: cfg.at_deal,
+            nsides: cfg.sides.len() as u8,
         })
     }
 

@@ -3,12 +3,13 @@
 use super::event::{
     Account, BetKind, Event, MeterWhy, Move, Outcome, Pays, Place, Settlement, Target, Why,
 };
-use super::{Io, Round, SideState, Status};
+use super::table::{AtDeal, DealSide};
+use super::{Io, Round, SideState, Status, MAX_SIDE_BETS};
 use crate::card::{Card, Rank};
 use crate::meter::MeterId;
 use crate::money::{Money, Payout};
-use crate::rules::{InsuranceOffer, LateNatural, LinePay, ThirdCard};
-use crate::sidebet::{HandContext, HandName, SideBetKind};
+use crate::rules::{InsuranceOffer, LateNatural, LinePay};
+use crate::sidebet::{HandContext, HandName};
 use rand_core::{CryptoRng, RngCore};
 
 /// How a stake ended: its outcome, the pay-table line that won (side bets) and the
@@ -490,11 +491,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     fn settle_initial_side_bets_placed<I: Io>(&mut self, io: &mut I) {
         let possible = self.natural_possible();
-        for k in 0..self.table.cfg.settle_order.len() {
-            let b = usize::from(self.table.cfg.settle_order[k]);
-            let bet = &self.table.cfg.sides[b];
-            let (kind, third_card, needs_third, needs_natural) =
-                (bet.kind, bet.third_card, bet.needs_third, bet.needs_natural);
+        for k in 0..self.sides_in_order() {
+            let DealSide { b, at } = self.at_deal[k];
+            let b = usize::from(b);
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 let s = usize::from(si);
@@ -502,34 +501,43 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     continue;
                 }
                 let [c1, c2] = self.spots[s].first_two;
-                if kind == SideBetKind::Sevens {
-                    if third_card == ThirdCard::UpCard {
+                match at {
+                    AtDeal::SevensOnUpCard => {
                         let up = self.up_card();
                         self.settle_side(si, b, Some(up), false, io);
-                    } else if needs_third && c1.rank == Rank::Seven && c2.rank == Rank::Seven {
+                    }
+                    AtDeal::SevensAwaitThird
+                        if c1.rank == Rank::Seven && c2.rank == Rank::Seven =>
+                    {
                         self.spots[s].side_state[b] = SideState::AwaitThird;
                         self.third_waits = true;
-                    } else {
-                        self.settle_side(si, b, None, false, io);
                     }
-                    continue;
-                }
-                if needs_natural && possible {
-                    let ctx = HandContext {
-                        first_two: [c1, c2],
-                        third: None,
-                        up: self.up_card(),
-                        dealer_natural: true,
-                    };
-                    if self.table.cfg.sides[b].line_table.natural_line(&ctx) {
+                    AtDeal::UnlessNaturalLine if possible && self.natural_line(b, [c1, c2]) => {
                         self.spots[s].side_state[b] = SideState::AwaitNatural;
                         self.natural_waits = true;
-                        continue;
                     }
+                    _ => self.settle_side(si, b, None, false, io),
                 }
-                self.settle_side(si, b, None, false, io);
             }
         }
+    }
+
+    /// How many side bets the table has: `at_deal[..n]` lists them in settlement order.
+    #[inline(always)]
+    pub(crate) fn sides_in_order(&self) -> usize {
+        usize::from(self.nsides).min(MAX_SIDE_BETS)
+    }
+
+    /// Whether side bet `b` on the first two cards `first_two` makes a line on the
+    /// dealer's natural, given one.
+    fn natural_line(&self, b: usize, first_two: [Card; 2]) -> bool {
+        let ctx = HandContext {
+            first_two,
+            third: None,
+            up: self.up_card(),
+            dealer_natural: true,
+        };
+        self.table.cfg.sides[b].line_table.natural_line(&ctx)
     }
 
     /// The hole card is known: side bets waiting for it settle (LA-1).
@@ -545,8 +553,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
     fn settle_awaiting_natural_placed<I: Io>(&mut self, natural: bool, io: &mut I) {
         // Every bet waiting settles here.
         self.natural_waits = false;
-        for k in 0..self.table.cfg.settle_order.len() {
-            let b = self.table.cfg.settle_order[k];
+        for k in 0..self.sides_in_order() {
+            let b = self.at_deal[k].b;
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 if self.spots[usize::from(si)].side_state[usize::from(b)] == SideState::AwaitNatural
@@ -587,8 +595,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
             }
         }
-        for k in 0..self.table.cfg.settle_order.len() {
-            let b = usize::from(self.table.cfg.settle_order[k]);
+        for k in 0..self.sides_in_order() {
+            let b = usize::from(self.at_deal[k].b);
             for o in 0..self.order.len() {
                 let si = self.order[o];
                 if self.spots[usize::from(si)].side_state[b] == SideState::AwaitThird {

@@ -97,6 +97,50 @@ pub struct SideBet {
     pub(crate) line_table: LineTable,
 }
 
+/// How a side bet settles at the initial deal (C-5, LL-4, LA-1, L7-5, B7-7), worked out
+/// once per table from its kind and lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AtDeal {
+    /// Settles on the first two cards and the up card.
+    Settle,
+    /// Settles unless a line on the dealer's natural may still pay: then waits for the
+    /// hole card.
+    UnlessNaturalLine,
+    /// A 7s bet whose third card is the dealer's up card: settles now.
+    SevensOnUpCard,
+    /// A 7s bet with third-card lines: two 7s wait for the third card, others settle.
+    SevensAwaitThird,
+}
+
+/// A side bet in settlement order with how it settles at the deal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DealSide {
+    /// The bet's index in [`Config::sides`].
+    pub b: u8,
+    /// How it settles.
+    pub at: AtDeal,
+}
+
+impl DealSide {
+    pub(crate) const NONE: DealSide = DealSide {
+        b: 0,
+        at: AtDeal::Settle,
+    };
+
+    /// Side bet `b` of `sides`.
+    fn of(sides: &[SideBet], b: u8) -> DealSide {
+        let bet = &sides[usize::from(b)];
+        let at = match bet.kind {
+            SideBetKind::Sevens if bet.third_card == ThirdCard::UpCard => AtDeal::SevensOnUpCard,
+            SideBetKind::Sevens if bet.needs_third => AtDeal::SevensAwaitThird,
+            SideBetKind::Sevens => AtDeal::Settle,
+            _ if bet.needs_natural => AtDeal::UnlessNaturalLine,
+            _ => AtDeal::Settle,
+        };
+        DealSide { b, at }
+    }
+}
+
 #[derive(Debug)]
 pub(crate) struct Config {
     pub rules: Rules,
@@ -130,8 +174,9 @@ pub(crate) struct Config {
     pub main: Limits,
     pub blackjack: Payout,
     pub sides: Vec<SideBet>,
-    /// Side-bet indices in settlement order: optional wagers first, progressives last (B7-7).
-    pub settle_order: Vec<u8>,
+    /// The side bets in settlement order, optional wagers first, progressives last
+    /// (B7-7), with how each settles at the deal; kept by every round inline.
+    pub at_deal: [DealSide; MAX_SIDE_BETS],
     /// Whether any side bet has a progressive meter.
     pub any_progressive: bool,
 }
@@ -204,6 +249,11 @@ impl Table {
         settle_order.extend(
             (0..sides.len() as u8).filter(|&i| sides[usize::from(i)].progressive.is_some()),
         );
+        let at_deal = std::array::from_fn(|k| {
+            settle_order
+                .get(k)
+                .map_or(DealSide::NONE, |&b| DealSide::of(&sides, b))
+        });
         let d = rules.dealer();
         let ins = rules.insurance();
         let p = rules.player();
@@ -244,7 +294,7 @@ impl Table {
             blackjack: m.blackjack_payout(),
             any_progressive: sides.iter().any(|b| b.progressive.is_some()),
             sides,
-            settle_order,
+            at_deal,
         };
         Ok(Table { cfg: Arc::new(cfg) })
     }
