@@ -288,7 +288,7 @@ pub async fn run(cfg: BotsConfig) -> Result<Report, String> {
         .iter()
         .map(|&k| (k, Latency::of(g.latencies.of(k).to_vec())))
         .filter(|(_, l)| l.actions > 0)
-        .map(|(k, l)| (format!("{k:?}").to_lowercase(), l))
+        .map(|(k, l)| (k.name().to_string(), l))
         .collect();
     Ok(Report {
         rounds: g.rounds,

@@ -40,6 +40,16 @@ pub enum Kind {
 impl Kind {
     /// Every kind, in the report's order.
     pub const ALL: [Kind; 4] = [Kind::Bet, Kind::Turn, Kind::Offer, Kind::Refused];
+
+    /// Its name in the report (`latency_by_kind_ms`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Bet => "bet",
+            Kind::Turn => "turn",
+            Kind::Offer => "offer",
+            Kind::Refused => "refused",
+        }
+    }
 }
 
 /// Latencies (ms) by kind of action.
