@@ -311,7 +311,11 @@ async fn a_single_wager_limit_caps_each_wager_on_its_own_and_a_decrease_stops_a_
     assert_eq!(refused_bet["code"], "limit-reached", "{refused_bet}");
     let m = refused_bet["message"].as_str().unwrap();
     assert!(m.contains("single-wager limit of 25.00"), "{m}");
-    // Two spots of 20.00 each: two wagers, each within the limit.
+    // Two spots of 20.00 each: two wagers, each within the limit. The cards are set
+    // (19 and 18; the dealer's 7 in the hole, 9 up): with an ace up (one deal in 13
+    // unset) insurance is offered, the stands below do not answer it, and the round
+    // waited for it until the test gave up.
+    stack(&url, &op, &["Tc", "Td", "7h", "9s", "8d", "9c", "2c", "3d"]).await;
     c.send(r#"{"type":"sync"}"#).await;
     let v = c
         .until(5, |v| v["type"] == "view" && v["you"]["may_bet"] == true)
