@@ -761,6 +761,17 @@ async fn insurance_is_a_further_debit_before_the_peek_and_a_refused_one_leaves_t
 
 /// Waits (up to 20 s: the round must play on and the worker send its calls, on cores
 /// other tests share) until the operator's balance of `player` is `cents`.
+/// Waits until the operator's ledger holds the transaction `id`.
+async fn operator_took(op: &Operator, id: &str) {
+    for _ in 0..800 {
+        if op.ledger().await.iter().any(|r| r.transaction_id == id) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("the operator never took {id}: {:?}", op.ledger().await);
+}
+
 async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
     for _ in 0..800 {
         if op.balance(player).await == Money::cents(cents) {
@@ -768,7 +779,11 @@ async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    panic!("{player} has {} at the operator", op.balance(player).await);
+    panic!(
+        "{player} has {} at the operator; its ledger: {:?}",
+        op.balance(player).await,
+        op.ledger().await
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -805,9 +820,15 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
     drop((a, b));
     let (dir, db) = server.stop().await;
     release.send(()).unwrap();
-    operator_balance_is(&op, "p-2", 240_00).await;
-    // felt had written the operator's answer, and no more.
+    // The operator takes the debit once its books are free. The stopping server may
+    // already have closed the round, and with it sent this debit's rollback (its money
+    // was never stepped into the round): then the rollback waited at the books too, and
+    // the balance is back at 250.00 as soon as both are through (about 1 run in 8 on
+    // a loaded machine). Either way the debit is taken once and given back once.
     let debit = felt_store::debit_id(RoundId(round), 1, 1);
+    operator_took(&op, &debit).await;
+    // felt had written the operator's answer, and no more (a no-op on books that have
+    // closed the round already).
     SqliteStore::open(&db)
         .unwrap()
         .wallet_answer(
