@@ -759,31 +759,36 @@ async fn insurance_is_a_further_debit_before_the_peek_and_a_refused_one_leaves_t
     server.stop().await;
 }
 
-/// Waits (up to 20 s: the round must play on and the worker send its calls, on cores
-/// other tests share) until the operator's balance of `player` is `cents`.
-/// Waits until the operator's ledger holds the transaction `id`.
-async fn operator_took(op: &Operator, id: &str) {
+/// Asks `done` every 25 ms for up to 20 s (the round must play on and the worker send
+/// its calls, on cores other tests share); whether it said yes.
+async fn waited<F: std::future::Future<Output = bool>>(mut done: impl FnMut() -> F) -> bool {
     for _ in 0..800 {
-        if op.ledger().await.iter().any(|r| r.transaction_id == id) {
-            return;
+        if done().await {
+            return true;
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    panic!("the operator never took {id}: {:?}", op.ledger().await);
+    false
 }
 
-async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
-    for _ in 0..800 {
-        if op.balance(player).await == Money::cents(cents) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
+/// Waits until the operator's ledger holds the transaction `id`.
+async fn operator_took(op: &Operator, id: &str) {
+    let took = || async { op.ledger().await.iter().any(|r| r.transaction_id == id) };
+    if !waited(took).await {
+        panic!("the operator never took {id}: {:?}", op.ledger().await);
     }
-    panic!(
-        "{player} has {} at the operator; its ledger: {:?}",
-        op.balance(player).await,
-        op.ledger().await
-    );
+}
+
+/// Waits until the operator's balance of `player` is `cents`.
+async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
+    let there = || async { op.balance(player).await == Money::cents(cents) };
+    if !waited(there).await {
+        panic!(
+            "{player} has {} at the operator; its ledger: {:?}",
+            op.balance(player).await,
+            op.ledger().await
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
