@@ -1477,12 +1477,12 @@ async fn connection(s: Shared, socket: Socket, ws: WebSocket) {
                 ));
                 break;
             }
-            if bucket.over == 1 || bucket.over.is_multiple_of(20) {
-                let _ = out.try_send(local(
-                    Code::RateLimited,
-                    "too many messages: this one was dropped; slow down",
-                ));
-            }
+            // Every dropped message is answered, so a client always knows to ask
+            // again (the queue is bounded, and a hundred drops in a row close it).
+            let _ = out.try_send(local(
+                Code::RateLimited,
+                "too many messages: this one was dropped; slow down",
+            ));
             continue;
         }
         bucket.tokens -= 1.0;

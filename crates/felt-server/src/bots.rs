@@ -47,10 +47,16 @@ pub const DEFAULT_PACE_PER_S: f64 = 18.0;
 /// limit, before it asks for a fresh view and sends again what the view still asks.
 const RATE_LIMITED_PAUSE: Duration = Duration::from_millis(500);
 
-/// How long an action may go unanswered before the bot takes it as lost (the rate
-/// limit drops a message and says so only for the first of a run of drops): it asks
-/// for the table as it stands and answers that afresh.
+/// How long an action may go unanswered before the bot takes it as lost (its answer
+/// or the server's `rate-limited` went missing): it asks for the table as it stands
+/// and answers that afresh.
 const UNANSWERED: Duration = Duration::from_secs(3);
+
+/// How long a bot with nothing unanswered waits with no progress before it asks for
+/// the table as it stands anyway (once each such while): a bot that lost track of
+/// what the table asks of it finds out long before it would give up on the
+/// connection.
+const IDLE_ASK: Duration = Duration::from_secs(5);
 
 /// How long a bot waits for the view it asked for before it asks again (the ask may
 /// have been dropped too).
@@ -585,6 +591,7 @@ impl Bot {
             .await
             .map_err(|e| e.to_string())?;
         let mut last_progress = Instant::now();
+        let mut last_idle_ask = Instant::now();
         loop {
             // Frames that move nothing (a countdown, another player's view) are no
             // progress either.
@@ -601,8 +608,14 @@ impl Bot {
             // that keep coming (other players' views) do not put this off.
             let lost = mem.pending.iter().any(|p| p.at.elapsed() > UNANSWERED);
             let unasked = mem.resend && mem.asked.is_none_or(|a| a.elapsed() > ASK_AGAIN);
-            if lost || unasked {
-                if lost {
+            let idle = mem.pending.is_empty()
+                && last_progress.elapsed() > IDLE_ASK
+                && last_idle_ask.elapsed() > IDLE_ASK;
+            if idle {
+                last_idle_ask = Instant::now();
+            }
+            if lost || unasked || idle {
+                if lost || idle {
                     self.tally.lock().await.resyncs += 1;
                 }
                 self.answer_afresh(mem, &mut tx).await?;
@@ -642,7 +655,11 @@ impl Bot {
                     mem.game = f.game.map(|g| g.into_owned());
                     mem.limits = f.limits.unwrap_or_default();
                     mem.seated = f.seat.is_some();
-                    if !mem.seated {
+                    if mem.seated {
+                        // What was sent before is forgotten (above), and a resumed
+                        // stream with nothing missed brings no view: ask for one.
+                        self.answer_afresh(mem, &mut tx).await?;
+                    } else {
                         self.pace(mem).await;
                         tx.send(Message::text(json!({"type": "sit"}).to_string()))
                             .await

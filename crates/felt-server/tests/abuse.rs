@@ -154,6 +154,28 @@ async fn every_bad_message_gets_its_typed_error_and_changes_nothing() {
         &c.until(5, |v| v["type"] == "error").await,
         "already-bet"
     ));
+    // Past the burst each dropped message is answered, not only the first of a run:
+    // a client always learns that it must send again.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let sent = 70;
+    for _ in 0..sent {
+        c.send(r#"{"type":"ping"}"#).await;
+    }
+    let (mut pongs, mut dropped) = (0, 0);
+    while pongs + dropped < sent {
+        let Some(v) = c.next(5).await else { break };
+        if v["type"] == "pong" {
+            pongs += 1;
+        } else if is_error(&v, "rate-limited") {
+            dropped += 1;
+        }
+    }
+    assert_eq!(
+        pongs + dropped,
+        sent,
+        "{pongs} pongs, {dropped} drops answered"
+    );
+    assert!(dropped >= 10, "{pongs} pongs, {dropped} drops answered");
     // A flood: past the rate, messages are dropped with `rate-limited` (and past a
     // hundred dropped in a row the server closes the connection, which may come
     // before the flood has all been sent).
