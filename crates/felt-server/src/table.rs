@@ -1341,12 +1341,14 @@ impl Actor {
             .count()
     }
 
-    /// Deals the round in betting once someone has bet and no bet is awaited.
+    /// Deals the round in betting once someone has bet and no bet is awaited: not
+    /// while a bet's debit is at the operator (its player may have lost the
+    /// connection since: the bet stands if the operator takes the money).
     fn deal_if_all_bet(&mut self) -> Result<(), Fatal> {
         let betting = self.round.as_ref().is_some_and(|r| {
             r.live.engine.phase() == Phase::Betting && !r.live.is_pending() && !r.bet.is_empty()
         });
-        if betting && self.awaited_bets() == 0 {
+        if betting && self.awaited_bets() == 0 && !self.debit_in_flight() {
             self.deal()?;
         }
         Ok(())

@@ -823,17 +823,17 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
         "the debit waits at the books"
     );
     drop((a, b));
+    // The table waits for the debit (p-2's dropped connection does not deal the
+    // round without it), so the stopping server parks the round in its betting.
     let (dir, db) = server.stop().await;
+    let open = SqliteStore::open(&db).unwrap().unfinished_rounds().unwrap();
+    assert!(open.iter().any(|r| r.id == RoundId(round)), "{open:?}");
     release.send(()).unwrap();
-    // The operator takes the debit once its books are free. The stopping server may
-    // already have closed the round, and with it sent this debit's rollback (its money
-    // was never stepped into the round): then the rollback waited at the books too, and
-    // the balance is back at 250.00 as soon as both are through (about 1 run in 8 on
-    // a loaded machine). Either way the debit is taken once and given back once.
+    // The operator takes the debit once its books are free.
     let debit = felt_store::debit_id(RoundId(round), 1, 1);
     operator_took(&op, &debit).await;
-    // felt had written the operator's answer, and no more (a no-op on books that have
-    // closed the round already).
+    operator_balance_is(&op, "p-2", 240_00).await;
+    // felt had written the operator's answer, and no more.
     SqliteStore::open(&db)
         .unwrap()
         .wallet_answer(
@@ -844,7 +844,9 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
         )
         .unwrap();
 
-    let server = wallet_server_on(&op, dir, db, &tables, Duration::from_millis(700)).await;
+    // The next start resumes the round's betting window (two seconds now).
+    let tables = "[[table]]\nname = \"t\"\ngame = \"blazing-7s\"\nbetting_secs = 2\ndecision_secs = 1\npause_ms = 0\n";
+    let server = wallet_server_on(&op, dir, db, tables, Duration::from_millis(700)).await;
     // The round goes on with p-1's bet, and ends; p-2 has the stake back.
     operator_balance_is(&op, "p-2", 250_00).await;
     let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
@@ -853,6 +855,58 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
     let all = settled(&server).await;
     every_round_closed(&all);
     assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    books_clean(&server, &["p-1", "p-2"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bet_whose_debit_is_at_the_operator_when_its_player_drops_is_dealt_once_taken() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    let server = wallet_server_waiting(&op, &table("t", 1), Duration::from_secs(30)).await;
+    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let round = round_of(&mut a).await;
+    a.send(&bet(round, "a", "10.00", "0.00")).await;
+    a.until(5, |v| {
+        v["type"] == "view" && v["seats"][0]["has_bet"] == true
+    })
+    .await;
+    // p-2 bets, its debit waits at the operator, and p-2's connection drops.
+    let release = hold(&op).await;
+    let round_b = round_of(&mut b).await;
+    b.send(&bet(round_b, "b", "10.00", "0.00")).await;
+    b.until(5, |v| v["type"] == "pending").await;
+    assert!(
+        waited(|| async { op.wallet.calls_at_books() == 1 }).await,
+        "the debit never reached the operator"
+    );
+    drop(b);
+    // The table waits for the operator, not for p-2: once the money is taken the
+    // round is dealt with both bets.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    release.send(()).unwrap();
+    let dealt = a
+        .until(10, |v| v["type"] == "view" && v["in_play"] == true)
+        .await;
+    let seats = dealt["seats"].as_array().unwrap();
+    let p2 = seats.iter().find(|s| s["player"] == "p-2").unwrap();
+    assert_eq!(p2["has_bet"], true, "{dealt}");
+    assert_eq!(p2["in_round"], true, "{dealt}");
+    a.until(15, |v| v["type"] == "view" && v["in_play"] == false)
+        .await;
+    let all = settled(&server).await;
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    let of_p2 = |kind| {
+        all.iter()
+            .filter(|c| c.kind == kind && c.player == "p-2")
+            .count()
+    };
+    let taken = all.iter().any(|c| {
+        c.kind == WalletCallKind::Debit && c.player == "p-2" && c.state == WalletState::Acknowledged
+    });
+    assert!(taken, "p-2's debit was not taken: {all:#?}");
+    assert_eq!(of_p2(WalletCallKind::Rollback), 0, "{all:#?}");
     books_clean(&server, &["p-1", "p-2"]);
     server.stop().await;
 }

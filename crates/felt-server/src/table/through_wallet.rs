@@ -325,7 +325,8 @@ impl Actor {
             return self.after_step(Vec::new(), None);
         }
         self.broadcast(&[], None);
-        Ok(())
+        // A bet not taken: the others may have been waiting only for its debit.
+        self.deal_if_all_bet()
     }
 
     /// The offer window's answer of engine seat `seat` for hand `at` becomes
