@@ -125,8 +125,8 @@ pub struct Report {
     pub reconnects: u64,
     /// Why the bots reconnected, in words (at most 20).
     pub reconnect_reasons: Vec<String>,
-    /// Times a bot took an action as lost (unanswered for 3 s) and answered the
-    /// table afresh.
+    /// Times a bot took an action as lost (unanswered for 3 s), or with nothing
+    /// unanswered saw no progress for 5 s, and answered the table afresh.
     pub resyncs: u64,
     /// Rounds per second (all bots).
     pub rounds_per_s: f64,

@@ -1322,7 +1322,8 @@ impl Actor {
 
     /// The engine seats the betting window still waits for: the round's players
     /// still in their seats and connected who have not bet (one who left, or whose
-    /// connection dropped, sits this round out unless they bet in time).
+    /// connection dropped, sits this round out unless they bet in time; a bet whose
+    /// debit is at the operator is waited for apart: [`Actor::deal_if_all_bet`]).
     fn awaited_bets(&self) -> usize {
         let Some(r) = self.round.as_ref() else {
             return 0;

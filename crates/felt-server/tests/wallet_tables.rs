@@ -912,6 +912,56 @@ async fn a_bet_whose_debit_is_at_the_operator_when_its_player_drops_is_dealt_onc
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bet_whose_debit_is_at_the_operator_when_its_player_leaves_is_given_back() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    let server = wallet_server_waiting(&op, &table("t", 1), Duration::from_secs(30)).await;
+    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
+    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+    let round = round_of(&mut a).await;
+    a.send(&bet(round, "a", "10.00", "0.00")).await;
+    a.until(5, |v| {
+        v["type"] == "view" && v["seats"][0]["has_bet"] == true
+    })
+    .await;
+    let release = hold(&op).await;
+    let round_b = round_of(&mut b).await;
+    b.send(&bet(round_b, "b", "10.00", "0.00")).await;
+    b.until(5, |v| v["type"] == "pending").await;
+    assert!(
+        waited(|| async { op.wallet.calls_at_books() == 1 }).await,
+        "the debit never reached the operator"
+    );
+    // p-2 leaves the seat: once the operator takes the money it is given back, and
+    // the round is dealt with p-1's bet alone.
+    b.send(r#"{"type":"leave"}"#).await;
+    a.until(5, |v| {
+        v["type"] == "view"
+            && v["seats"]
+                .as_array()
+                .is_some_and(|s| s.iter().all(|s| s["player"] != "p-2"))
+    })
+    .await;
+    release.send(()).unwrap();
+    let dealt = a
+        .until(10, |v| v["type"] == "view" && v["in_play"] == true)
+        .await;
+    let seats = dealt["seats"].as_array().unwrap();
+    assert!(seats.iter().all(|s| s["player"] != "p-2"), "{dealt}");
+    a.until(15, |v| v["type"] == "view" && v["in_play"] == false)
+        .await;
+    operator_balance_is(&op, "p-2", 250_00).await;
+    let all = settled(&server).await;
+    every_round_closed(&all);
+    assert_eq!(operator_rounds(&op.ledger().await), felt_rounds(&all));
+    let rolled_back = all
+        .iter()
+        .any(|c| c.kind == WalletCallKind::Rollback && c.player == "p-2");
+    assert!(rolled_back, "{all:#?}");
+    books_clean(&server, &["p-1", "p-2"]);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_session_figures_count_stakes_and_returns_not_the_wallets_mirror() {
     let op = operator(&[("p-1", 250_00)]).await;
     let server = wallet_server(&op, &table("t", 1)).await;

@@ -361,6 +361,14 @@ impl Actor {
         if let Staking::Insure { at, amount } = d.staking {
             return self.insured(debit, d, at, amount, balance);
         }
+        if matches!(d.staking, Staking::Bet(_)) && self.engine_seat(&d.player) != Some(d.seat) {
+            // The player left the seat while the operator answered: no hand for them.
+            let lost = unused("acknowledged after its player left the seat".into());
+            self.books
+                .with(|s| s.wallet_answer(debit, &lost))
+                .map_err(|e| e.to_string())?;
+            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+        }
         let Some(r) = self.round.as_mut() else {
             return Ok(());
         };
@@ -406,9 +414,14 @@ impl Actor {
                 r.timed = None;
                 self.after_step(events, Some(d.at))
             }
-            (other, _) => {
+            (other, staking) => {
                 tracing::warn!(table = %self.cfg.name, debit = %d.id, refused = %other, "an acknowledged debit's step was refused: it is rolled back");
                 self.refuse_stepped(d.conn, other, &d.id);
+                if matches!(staking, Staking::Bet(_)) {
+                    // The others may have been waiting only for this debit.
+                    self.broadcast(&[], None);
+                    return self.deal_if_all_bet();
+                }
                 Ok(())
             }
         }
