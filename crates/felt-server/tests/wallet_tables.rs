@@ -791,37 +791,57 @@ async fn operator_balance_is(op: &Operator, player: &str, cents: i64) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_and_plays_on() {
-    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
-    let tables = table("t", 1);
-    // Its calls wait long enough for the operator to answer after felt stopped.
-    let server = wallet_server_waiting(&op, &tables, Duration::from_secs(30)).await;
-    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
-    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
+/// p-1 and p-2 seated at table `t` (decision timer 1 s, calls waiting 30 s), p-1's bet
+/// in, and p-2's bet in the same round waiting on its debit at the operator's held
+/// books.
+struct DebitAtOperator {
+    server: Running,
+    a: Client,
+    b: Client,
+    round: i64,
+    /// Lets the operator's books answer.
+    release: std::sync::mpsc::Sender<()>,
+}
+
+async fn p2_debit_at_operator(op: &Operator) -> DebitAtOperator {
+    let server = wallet_server_waiting(op, &table("t", 1), Duration::from_secs(30)).await;
+    let mut a = seated(op, &server, "p-1", "t", "250.00").await;
+    let mut b = seated(op, &server, "p-2", "t", "250.00").await;
     let round = round_of(&mut a).await;
     a.send(&bet(round, "a", "10.00", "0.00")).await;
     a.until(5, |v| {
         v["type"] == "view" && v["seats"][0]["has_bet"] == true
     })
     .await;
-    // p-2's debit reaches the operator, but felt stops before it steps the bet.
-    let release = hold(&op).await;
-    let round = round_of(&mut b).await;
+    let release = hold(op).await;
+    assert_eq!(round_of(&mut b).await, round);
     b.send(&bet(round, "b", "10.00", "0.00")).await;
     b.until(5, |v| v["type"] == "pending").await;
-    // The debit has reached the operator's books (felt stopping then cannot stop it).
-    for _ in 0..800 {
-        if op.wallet.calls_at_books() > 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    assert_eq!(
-        op.wallet.calls_at_books(),
-        1,
-        "the debit waits at the books"
+    assert!(
+        waited(|| async { op.wallet.calls_at_books() == 1 }).await,
+        "the debit never reached the operator"
     );
+    DebitAtOperator {
+        server,
+        a,
+        b,
+        round,
+        release,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_and_plays_on() {
+    let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
+    // p-2's debit reaches the operator (felt stopping then cannot stop it), but felt
+    // stops before it steps the bet.
+    let DebitAtOperator {
+        server,
+        a,
+        b,
+        round,
+        release,
+    } = p2_debit_at_operator(&op).await;
     drop((a, b));
     // The table waits for the debit (p-2's dropped connection does not deal the
     // round without it), so the stopping server parks the round in its betting.
@@ -862,24 +882,14 @@ async fn a_round_restarted_after_a_debit_taken_and_never_stepped_gives_it_back_a
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bet_whose_debit_is_at_the_operator_when_its_player_drops_is_dealt_once_taken() {
     let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
-    let server = wallet_server_waiting(&op, &table("t", 1), Duration::from_secs(30)).await;
-    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
-    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
-    let round = round_of(&mut a).await;
-    a.send(&bet(round, "a", "10.00", "0.00")).await;
-    a.until(5, |v| {
-        v["type"] == "view" && v["seats"][0]["has_bet"] == true
-    })
-    .await;
-    // p-2 bets, its debit waits at the operator, and p-2's connection drops.
-    let release = hold(&op).await;
-    let round_b = round_of(&mut b).await;
-    b.send(&bet(round_b, "b", "10.00", "0.00")).await;
-    b.until(5, |v| v["type"] == "pending").await;
-    assert!(
-        waited(|| async { op.wallet.calls_at_books() == 1 }).await,
-        "the debit never reached the operator"
-    );
+    let DebitAtOperator {
+        server,
+        mut a,
+        b,
+        release,
+        ..
+    } = p2_debit_at_operator(&op).await;
+    // p-2's connection drops.
     drop(b);
     // The table waits for the operator, not for p-2: once the money is taken the
     // round is dealt with both bets.
@@ -914,23 +924,13 @@ async fn a_bet_whose_debit_is_at_the_operator_when_its_player_drops_is_dealt_onc
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bet_whose_debit_is_at_the_operator_when_its_player_leaves_is_given_back() {
     let op = operator(&[("p-1", 250_00), ("p-2", 250_00)]).await;
-    let server = wallet_server_waiting(&op, &table("t", 1), Duration::from_secs(30)).await;
-    let mut a = seated(&op, &server, "p-1", "t", "250.00").await;
-    let mut b = seated(&op, &server, "p-2", "t", "250.00").await;
-    let round = round_of(&mut a).await;
-    a.send(&bet(round, "a", "10.00", "0.00")).await;
-    a.until(5, |v| {
-        v["type"] == "view" && v["seats"][0]["has_bet"] == true
-    })
-    .await;
-    let release = hold(&op).await;
-    let round_b = round_of(&mut b).await;
-    b.send(&bet(round_b, "b", "10.00", "0.00")).await;
-    b.until(5, |v| v["type"] == "pending").await;
-    assert!(
-        waited(|| async { op.wallet.calls_at_books() == 1 }).await,
-        "the debit never reached the operator"
-    );
+    let DebitAtOperator {
+        server,
+        mut a,
+        mut b,
+        release,
+        ..
+    } = p2_debit_at_operator(&op).await;
     // p-2 leaves the seat: once the operator takes the money it is given back, and
     // the round is dealt with p-1's bet alone.
     b.send(r#"{"type":"leave"}"#).await;
