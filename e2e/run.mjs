@@ -756,6 +756,14 @@ test('a round with the keyboard alone', async (b) => {
   await p.page.goto(`${URL}/#/lobby`);
   await p.page.waitForSelector('[data-table="keys"]');
   await tabTo(p.page, '[data-table="keys"] a.btn');
+  // Another player sits at another table: the lobby's list is built again, and the
+  // keyboard keeps its place on the same button.
+  const other = await player(b, uniqueName('keys-other'));
+  await sit(other, 'keys-other');
+  await p.page.waitForSelector('[data-table="keys-other"] .seats-line >> text=/^1 playing/');
+  const still = await p.page.evaluate(() => document.activeElement?.matches('[data-table="keys"] a.btn'));
+  assert(still, 'the focus stays on the Play button of table keys when the lobby changes');
+  await other.context.close();
   await p.page.keyboard.press('Enter');
   await p.page.waitForSelector('#sit');
   await tabTo(p.page, '#sit');

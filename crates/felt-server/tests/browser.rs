@@ -47,6 +47,7 @@ fn tables() -> String {
         ("reload", "classic"),
         ("drop", "classic"),
         ("keys", "classic"),
+        ("keys-other", "classic"),
         ("spots", "classic"),
         ("closing", "classic"),
         ("axe-desktop", "lucky-ladies"),

@@ -103,6 +103,16 @@ export class Lobby {
       notice(httpSentence(r), 'error');
       return;
     }
+    // The list is built again only when a table changed, and then the keyboard keeps
+    // its place: the same button of the same table has the focus again.
+    const shown = JSON.stringify(r.data.tables);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    const focused = this.list.contains(document.activeElement) ? document.activeElement : null;
+    const place = focused && {
+      table: focused.closest('[data-table]')?.dataset.table,
+      control: focused.matches('a') ? 'a.btn' : 'button.btn',
+    };
     const rows = r.data.tables.map((t) => {
       const free = (t.seats ?? 0) - (t.taken ?? 0);
       const meters = (t.meters || []).map((m) =>
@@ -124,5 +134,9 @@ export class Lobby {
           h('button', { type: 'button', class: 'btn', onclick: () => rulesPanel(t.name), 'aria-label': `Rules of ${t.game_name}` }, 'Rules')));
     });
     fill(this.list, rows);
+    if (place?.table) {
+      const card = [...this.list.querySelectorAll('[data-table]')].find((c) => c.dataset.table === place.table);
+      card?.querySelector(place.control)?.focus();
+    }
   }
 }
