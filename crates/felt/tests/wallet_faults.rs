@@ -185,6 +185,17 @@ impl Single {
     }
 }
 
+impl Drop for Single {
+    /// A test that ends without stopping its server (or fails first) leaves no
+    /// `felt serve` running behind it.
+    fn drop(&mut self) {
+        if let Some(mut c) = self.server.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
 /// A bet of 10.00 on the main bet in the round the view shows.
 fn bet(v: &Value, id: &str) -> Value {
     json!({"type": "bet", "round": v["round_id"], "id": id,
