@@ -343,6 +343,18 @@ impl Actor {
         }
     }
 
+    /// An acknowledged debit no step may use: recorded as lost (so the books roll it
+    /// back), and its bet or action refused.
+    fn taken_unused(&mut self, debit: &str, d: InFlight, detail: &str) -> Result<(), Fatal> {
+        let lost = WalletAnswer::Lost {
+            detail: detail.to_string(),
+        };
+        self.books
+            .with(|s| s.wallet_answer(debit, &lost))
+            .map_err(|e| e.to_string())?;
+        self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into())
+    }
+
     /// Steps an acknowledged debit's bet or action into the round, with its money. The
     /// acknowledgement is recorded with the step, in one transaction of the books: a
     /// server killed before it, a step refused, or a table taken over by another server
@@ -352,22 +364,14 @@ impl Actor {
         let unused = |detail: String| WalletAnswer::Lost { detail };
         if self.round.as_ref().is_none_or(|r| r.live.id != d.round) {
             tracing::warn!(table = %self.cfg.name, debit = %d.id, "a debit was acknowledged for a round no longer in play: it is rolled back");
-            let lost = unused("acknowledged for a round no longer in play".into());
-            self.books
-                .with(|s| s.wallet_answer(debit, &lost))
-                .map_err(|e| e.to_string())?;
-            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+            return self.taken_unused(debit, d, "acknowledged for a round no longer in play");
         }
         if let Staking::Insure { at, amount } = d.staking {
             return self.insured(debit, d, at, amount, balance);
         }
         if matches!(d.staking, Staking::Bet(_)) && self.engine_seat(&d.player) != Some(d.seat) {
             // The player left the seat while the operator answered: no hand for them.
-            let lost = unused("acknowledged after its player left the seat".into());
-            self.books
-                .with(|s| s.wallet_answer(debit, &lost))
-                .map_err(|e| e.to_string())?;
-            return self.debit_not_taken(d, Code::WalletUnavailable, UNUSED.into());
+            return self.taken_unused(debit, d, "acknowledged after its player left the seat");
         }
         let Some(r) = self.round.as_mut() else {
             return Ok(());
