@@ -19,6 +19,7 @@
 //! `4 - 4 x decks`). Everything is integer arithmetic: tags are scaled to integers
 //! (Wong Halves by 2), so a run is exact and the same on every machine.
 
+use felt_core::card::Card;
 use felt_core::{Event, EventSink};
 use felt_math::count::{deck_sum, CountSystem};
 use serde::{Deserialize, Serialize};
@@ -151,6 +152,8 @@ pub enum CountSetupError {
 pub struct TrueCounter {
     /// Tags of A, 2..9, T times `scale`.
     pub tags: [i32; 10],
+    /// The same tags by a card's rank (ace = 1 ..= king = 13): one read per card seen.
+    by_rank: [i32; 16],
     /// What the tags were multiplied by.
     pub scale: i32,
     /// Balanced: true count conversion; unbalanced: the running count is used.
@@ -220,8 +223,13 @@ impl TrueCounter {
                 }
             }
         };
+        let mut by_rank = [0; 16];
+        for (r, t) in by_rank.iter_mut().enumerate().skip(1).take(13) {
+            *t = tags[r.min(10) - 1];
+        }
         let mut c = TrueCounter {
             tags,
+            by_rank,
             scale,
             balanced: count.balanced,
             irc,
@@ -316,6 +324,12 @@ impl TrueCounter {
         self.tags[usize::from(v.clamp(1, 10) - 1)]
     }
 
+    /// The tag of `card`, scaled.
+    #[inline(always)]
+    pub fn tag_of(&self, card: Card) -> i32 {
+        self.by_rank[usize::from(card.rank as u8 & 15)]
+    }
+
     /// The (integer) true count for a scaled running count `rc` and `left` cards left.
     #[inline(always)]
     pub fn true_count(&self, rc: i32, left: i32) -> i32 {
@@ -354,28 +368,35 @@ impl CountCells {
     #[inline(always)]
     pub fn see(&self, c: &TrueCounter, e: &Event) {
         match e {
-            Event::Dealt { card, face_up, .. } => {
-                self.left.set(self.left.get() - 1);
-                if *face_up {
-                    self.rc.set(self.rc.get() + c.tag(card.value()));
-                }
+            Event::Dealt { card, face_up, .. } | Event::Burned { card, face_up } => {
+                self.dealt(c, *card, *face_up)
             }
-            Event::HoleCardTurned { card, .. } => {
-                self.rc.set(self.rc.get() + c.tag(card.value()));
-            }
-            Event::Burned { card, face_up } => {
-                self.left.set(self.left.get() - 1);
-                if *face_up {
-                    self.rc.set(self.rc.get() + c.tag(card.value()));
-                }
-            }
-            Event::Shuffled { cards, .. } => {
-                self.rc.set(c.irc);
-                self.left.set(i32::from(*cards));
-                self.shuffled.set(true);
-            }
+            Event::HoleCardTurned { card, .. } => self.turned(c, *card),
+            Event::Shuffled { cards, .. } => self.shuffle(c, *cards),
             _ => {}
         }
+    }
+
+    /// A card taken from the shoe (dealt or burned), counted if it shows.
+    #[inline(always)]
+    pub fn dealt(&self, c: &TrueCounter, card: Card, face_up: bool) {
+        self.left.set(self.left.get() - 1);
+        let tag = if face_up { c.tag_of(card) } else { 0 };
+        self.rc.set(self.rc.get() + tag);
+    }
+
+    /// The hole card turned: counted now.
+    #[inline(always)]
+    pub fn turned(&self, c: &TrueCounter, card: Card) {
+        self.rc.set(self.rc.get() + c.tag_of(card));
+    }
+
+    /// A shuffle to a shoe of `cards` cards.
+    #[inline(always)]
+    pub fn shuffle(&self, c: &TrueCounter, cards: u16) {
+        self.rc.set(c.irc);
+        self.left.set(i32::from(cards));
+        self.shuffled.set(true);
     }
 }
 

@@ -38,11 +38,11 @@ use crate::indices::{IndexSet, IndexTable};
 use crate::sides::FlatSums;
 use crate::sim::{Plan, SimError, Tally};
 use crate::stats::BetAccumulator;
-use crate::strategy::StrategyTable;
+use crate::strategy::{HandAsk, StrategyTable};
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
-use felt_core::{Action, Decision, DecisionContext, Event, EventSink, Strategy};
+use felt_core::{Action, Decision, DecisionContext, Event, EventSink, Phase, Strategy};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -417,10 +417,16 @@ struct CountTally<'a> {
 }
 
 impl EventSink for CountTally<'_> {
+    /// One match for the count and the tally: an event is dispatched once.
     #[inline(always)]
     fn event(&mut self, e: &Event) {
-        self.cells.see(self.counter, e);
+        let (cells, counter) = (self.cells, self.counter);
         match e {
+            Event::Dealt { card, face_up, .. } | Event::Burned { card, face_up } => {
+                cells.dealt(counter, *card, *face_up)
+            }
+            Event::HoleCardTurned { card, .. } => cells.turned(counter, *card),
+            Event::Shuffled { cards, .. } => cells.shuffle(counter, *cards),
             Event::Settled(s) if s.at.seat == 0 && self.playing.get() => {
                 if s.bet == BetKind::Insurance {
                     self.tally.main_net += s.returned.0 - s.stake.0;
@@ -446,7 +452,9 @@ impl EventSink for CountTally<'_> {
     }
 }
 
-/// The counter's decisions where an index play may apply.
+/// The counter's decisions where an index play may apply: out of line, with a few
+/// values as arguments, so the counter's decision ([`CounterStrategy`]), inlined into
+/// the round, stays small.
 struct Indexed<'a> {
     strategy: &'a StrategyTable,
     indices: &'a IndexTable,
@@ -455,12 +463,23 @@ struct Indexed<'a> {
 }
 
 impl Indexed<'_> {
-    /// Out of line, with one argument besides the context: the counter's decision
-    /// ([`CounterStrategy`]), inlined into the round, stays small.
+    /// A hand whose cell has index plays.
     #[inline(never)]
-    fn decide(&self, c: &DecisionContext<'_>) -> Decision {
+    fn hand(&self, ask: HandAsk<'_>) -> Decision {
         self.strategy
-            .decide_indexed(c, self.indices, || self.cells.true_count(self.counter))
+            .hand_indexed(ask, self.indices, || self.cells.true_count(self.counter))
+    }
+
+    /// An offer (insurance, even money, early surrender); index plays apply when
+    /// `indexed` (the counter's seat, in play).
+    #[inline(never)]
+    fn offer(&self, c: &DecisionContext<'_>, indexed: bool) -> Decision {
+        if indexed {
+            self.strategy
+                .offer_indexed(c, self.indices, || self.cells.true_count(self.counter))
+        } else {
+            self.strategy.decide(c)
+        }
     }
 }
 
@@ -478,13 +497,20 @@ impl Strategy for CounterStrategy<'_> {
     /// read from registers, not from the memory it was just written to.
     #[inline(always)]
     fn decide(&mut self, c: &DecisionContext<'_>) -> Decision {
-        self.strategy
-            .decide_unless_indexed(c, c.at.seat == 0 && self.playing.get())
-            .unwrap_or_else(|| self.indexed.decide(c))
+        let indexed = c.at.seat == 0 && self.playing.get();
+        if c.phase != Phase::PlayerTurns {
+            return self.indexed.offer(c, indexed);
+        }
+        match self.strategy.hand_unless_indexed(c, indexed) {
+            Ok(d) => d,
+            Err(ask) => self.indexed.hand(ask),
+        }
     }
 }
 
-/// Plays `n` rounds from a fresh shoe with the counter at seat 1.
+/// Plays `n` rounds from a fresh shoe with the counter at seat 1 (out of line: see
+/// the plain chunk's `run_chunk` in `sim.rs`).
+#[inline(never)]
 pub(crate) fn run_chunk(
     plan: &Plan,
     cp: &CountPlan,
@@ -534,7 +560,6 @@ pub(crate) fn run_chunk(
         }
         let tc = cells.true_count(counter);
         let bin = bin_of(tc);
-        sums.seen += 1;
         sums.bins[bin].seen += 1;
         if in_play {
             if cp.wong_out.is_some_and(|o| tc < o) {
@@ -580,7 +605,6 @@ pub(crate) fn run_chunk(
         round.play_auto(&mut decide, &mut meters, &mut sink)?;
         let t = &mut sink.tally;
         if in_play {
-            let staked = bet * spots;
             let (main_net, wagered) = (t.main_net, t.main_wagered);
             // The tally's main and side sums are the bins' sums, added at the end.
             let f = &mut flat[bin];
@@ -593,15 +617,22 @@ pub(crate) fn run_chunk(
                     net += sn;
                 }
             }
-            sums.bins[bin].net += i128::from(net);
-            run.played(cp, &mut sums, staked, net);
+            run.played(cp, &mut sums, net);
         }
         t.main_net = 0;
         t.main_wagered = 0;
         t.side_net = [0; MAX_SIDE_BETS];
     }
     run.end_shoe(&mut sums);
+    // A bin's figures from its rounds: seen, the initial bets, and the counter's whole
+    // result (the main wager's and the side bets').
     for ((b, f), &bet) in sums.bins.iter_mut().zip(&mut flat).zip(&cp.bet_by_bin) {
+        sums.seen += b.seen;
+        sums.bet += i128::from(f[0].rounds()) * i128::from(bet * spots);
+        b.net += f[..=nsides.min(MAX_SIDE_BETS)]
+            .iter()
+            .map(FlatSums::net)
+            .sum::<i128>();
         f[0].fold_into(&mut b.main, bet * spots);
         for (k, acc) in b.sides.iter_mut().enumerate() {
             f[1 + k].fold_into(acc, plan.side_min[k] * spots);
@@ -719,7 +750,9 @@ impl CountSums {
 /// The shoe being played and the trip under way, within a chunk.
 #[derive(Debug, Default)]
 pub(crate) struct Running {
-    n: i128,
+    /// The shoe's rounds played, the sum of their results and of their squares: added
+    /// to the chunk's sums when the shoe ends, not round by round.
+    n: u64,
     s: i128,
     q: i128,
     bank: i128,
@@ -736,15 +769,19 @@ impl Running {
         }
     }
 
-    /// Closes the shoe's cluster.
+    /// Closes the shoe: its rounds go to the sums, and it is one cluster.
     pub fn end_shoe(&mut self, sums: &mut CountSums) {
         if self.n > 0 {
+            let n = i128::from(self.n);
+            sums.played += self.n;
+            sums.net += self.s;
+            sums.net_sq += self.q;
             sums.shoes += 1;
-            sums.n2 += self.n * self.n;
+            sums.n2 += n * n;
             sums.s2 += self.s * self.s;
             sums.q2 += self.q * self.q;
-            sums.ns += self.n * self.s;
-            sums.nq += self.n * self.q;
+            sums.ns += n * self.s;
+            sums.nq += n * self.q;
             sums.sq += self.s * self.q;
         }
         self.n = 0;
@@ -753,38 +790,42 @@ impl Running {
     }
 
     /// Records a round played: its result `net` (cents).
-    #[inline]
-    pub fn played(&mut self, plan: &CountPlan, sums: &mut CountSums, bet: i64, net: i64) {
+    #[inline(always)]
+    pub fn played(&mut self, plan: &CountPlan, sums: &mut CountSums, net: i64) {
         let r = i128::from(net);
-        let r2 = r * r;
-        sums.played += 1;
-        sums.bet += i128::from(bet);
-        sums.net += r;
-        sums.net_sq += r2;
         self.n += 1;
         self.s += r;
-        self.q += r2;
-        if let Some((bankroll, goal, hands)) = plan.walk {
-            if self.ended == 0 {
-                self.bank += r;
-                if self.bank <= 0 {
-                    self.ended = 1;
-                } else if goal.is_some_and(|g| self.bank >= bankroll + g) {
-                    self.ended = 2;
-                }
+        self.q += r * r;
+        if plan.walk.is_some() {
+            self.walk(plan, sums, r);
+        }
+    }
+
+    /// The risk simulation's trip: the bankroll after a round's result `r`.
+    #[inline(never)]
+    fn walk(&mut self, plan: &CountPlan, sums: &mut CountSums, r: i128) {
+        let Some((bankroll, goal, hands)) = plan.walk else {
+            return;
+        };
+        if self.ended == 0 {
+            self.bank += r;
+            if self.bank <= 0 {
+                self.ended = 1;
+            } else if goal.is_some_and(|g| self.bank >= bankroll + g) {
+                self.ended = 2;
             }
-            self.trip += 1;
-            if self.trip == hands {
-                sums.trips += 1;
-                match self.ended {
-                    1 => sums.ruined += 1,
-                    2 => sums.goals += 1,
-                    _ => {}
-                }
-                self.trip = 0;
-                self.ended = 0;
-                self.bank = bankroll;
+        }
+        self.trip += 1;
+        if self.trip == hands {
+            sums.trips += 1;
+            match self.ended {
+                1 => sums.ruined += 1,
+                2 => sums.goals += 1,
+                _ => {}
             }
+            self.trip = 0;
+            self.ended = 0;
+            self.bank = bankroll;
         }
     }
 }

@@ -103,6 +103,16 @@ impl FlatSums {
         self.net_sq += n * n;
     }
 
+    /// Rounds recorded.
+    pub(crate) fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
+    /// The sum of the rounds' nets (cents).
+    pub(crate) fn net(&self) -> i128 {
+        self.net
+    }
+
     /// Adds the rounds to `acc`, each with the initial stake `staked`, and clears them.
     pub(crate) fn fold_into(&mut self, acc: &mut BetAccumulator, staked: i64) {
         let (r, s) = (i128::from(self.rounds), i128::from(staked));

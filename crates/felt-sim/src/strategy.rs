@@ -32,7 +32,7 @@
 use crate::indices::IndexTable;
 use felt_core::card::Card;
 use felt_core::round::Decisions;
-use felt_core::{Decision, DecisionContext, Phase};
+use felt_core::{Decision, DecisionContext, Money, Phase};
 use felt_math::main_game::{
     hand_evs, Action, BasicStrategy, DoubleOn, HandKind, MainGameError, MainGameRules, Shoe,
     Surrender,
@@ -140,8 +140,6 @@ pub struct StrategyTable {
     two_card: Option<Box<[u8]>>,
     double_on: DoubleOn,
     can_split: bool,
-    /// Flagged for index plays ([`StrategyTable::flag_indexed`]): an insurance index.
-    insurance_indexed: bool,
 }
 
 /// Set on the codes of a flagged table whose hand has index plays.
@@ -183,7 +181,6 @@ impl StrategyTable {
             two_card: None,
             double_on: rules.double,
             can_split: rules.max_split_hands >= 2,
-            insurance_indexed: false,
         }
     }
 
@@ -305,21 +302,16 @@ impl StrategyTable {
         }
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
-        match self.code(c.cards, c.total, c.soft, up, mask) {
-            HIT => Decision::Hit,
-            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
-            SPLIT => Decision::Split,
-            SURRENDER => Decision::Surrender,
-            _ => Decision::Stand,
-        }
+        decision_of(self.code(c.cards, c.total, c.soft, up, mask), || {
+            c.legal.double.map_or(c.stake, |r| r.full)
+        })
     }
 
     /// A copy of this table whose codes are flagged where `ix` has index plays for the
     /// hand (its hard or soft total's cell, or a pair's own): what
-    /// [`StrategyTable::decide_unless_indexed`] reads. The codes are otherwise the same.
+    /// [`StrategyTable::hand_unless_indexed`] reads. The codes are otherwise the same.
     pub(crate) fn flag_indexed(&self, ix: &IndexTable) -> StrategyTable {
         let mut t = self.clone();
-        t.insurance_indexed = ix.insurance.is_some();
         let has = |row: usize, up: usize| ix.has_entries(row, up);
         // The total's row of two cards of values a + 1 and b + 1.
         let total_row = |a: usize, b: usize| {
@@ -360,85 +352,79 @@ impl StrategyTable {
         t
     }
 
-    /// On a table flagged by [`StrategyTable::flag_indexed`]: the decision, as
-    /// [`StrategyTable::decide`] gives it, or `None` when `indexed` and an index play
-    /// may apply (the hand's code is flagged, or the insurance offer has an index):
-    /// then [`StrategyTable::decide_indexed`] decides. One table read either way, so
-    /// the counter's decision is as small as the plain one and is inlined into the
-    /// engine's round.
+    /// On a table flagged by [`StrategyTable::flag_indexed`], a hand's decision in the
+    /// player turns: the decision, as [`StrategyTable::decide`] gives it, or, when
+    /// `indexed` and the hand's code is flagged, the [`HandAsk`] that
+    /// [`StrategyTable::hand_indexed`] answers. One table read either way, so the
+    /// counter's decision is as small as the plain one and is inlined into the engine's
+    /// round; the ask is a few values, so the context is not written to memory for it.
     #[inline(always)]
-    pub(crate) fn decide_unless_indexed(
+    pub(crate) fn hand_unless_indexed<'c>(
         &self,
-        c: &DecisionContext<'_>,
+        c: &DecisionContext<'c>,
         indexed: bool,
-    ) -> Option<Decision> {
-        if c.phase != Phase::PlayerTurns {
-            return self.offer_unless_indexed(c, indexed);
-        }
+    ) -> Result<Decision, HandAsk<'c>> {
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
         let code = self.code(c.cards, c.total, c.soft, up, mask);
         if indexed && code & INDEXED != 0 {
-            return None;
+            return Err(HandAsk::of(c));
         }
-        Some(match code & !INDEXED {
-            HIT => Decision::Hit,
-            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
-            SPLIT => Decision::Split,
-            SURRENDER => Decision::Surrender,
-            _ => Decision::Stand,
-        })
+        Ok(decision_of(code & !INDEXED, || {
+            c.legal.double.map_or(c.stake, |r| r.full)
+        }))
     }
 
-    /// [`StrategyTable::decide_unless_indexed`] on an offer (insurance, even money,
-    /// early surrender): out of line, so the decision of a hand stays small.
-    #[inline(never)]
-    fn offer_unless_indexed(&self, c: &DecisionContext<'_>, indexed: bool) -> Option<Decision> {
-        if indexed && self.insurance_indexed && c.phase == Phase::Insurance {
-            return None;
-        }
-        Some(self.offer(c))
-    }
-
-    /// The decision with index plays: as [`StrategyTable::decide`], but a cell with
-    /// index entries plays them first (see [`crate::indices`]); `tc` gives the true
-    /// count now and is asked only when a cell has entries (or on insurance). Kept out
-    /// of line: the simulator calls it only where an index may apply
-    /// ([`StrategyTable::decide_unless_indexed`] says so).
-    #[inline]
-    pub fn decide_indexed(
+    /// An offer (insurance, even money, early surrender) with index plays: insurance
+    /// and even money are taken when the set's insurance entry holds at the true count
+    /// `tc` (asked only then), otherwise as [`StrategyTable::decide`].
+    pub(crate) fn offer_indexed(
         &self,
         c: &DecisionContext<'_>,
         ix: &IndexTable,
-        mut tc: impl FnMut() -> i32,
+        tc: impl FnOnce() -> i32,
     ) -> Decision {
-        if c.phase != Phase::PlayerTurns {
-            if c.phase == Phase::Insurance {
-                if let Some(e) = ix.insurance {
-                    if e.holds(tc()) {
-                        let d = c.legal.decisions;
-                        if d.contains(Decisions::EVEN_MONEY) {
-                            return Decision::EvenMoney;
-                        }
-                        if let (true, Some(r)) = (d.contains(Decisions::INSURE), c.legal.insurance)
-                        {
-                            return Decision::Insure(r.full);
-                        }
+        if c.phase == Phase::Insurance {
+            if let Some(e) = ix.insurance {
+                if e.holds(tc()) {
+                    let d = c.legal.decisions;
+                    if d.contains(Decisions::EVEN_MONEY) {
+                        return Decision::EvenMoney;
+                    }
+                    if let (true, Some(r)) = (d.contains(Decisions::INSURE), c.legal.insurance) {
+                        return Decision::Insure(r.full);
                     }
                 }
             }
-            return self.offer(c);
         }
-        let mut mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
-        let up = usize::from(c.up.value() - 1);
+        self.offer(c)
+    }
+
+    /// A hand's decision with index plays: a cell with index entries plays them first
+    /// (see [`crate::indices`]), then the table's code among the options left; `tc`
+    /// gives the true count now and is asked only when an entry's option is offered.
+    pub(crate) fn hand_indexed(
+        &self,
+        h: HandAsk<'_>,
+        ix: &IndexTable,
+        mut tc: impl FnMut() -> i32,
+    ) -> Decision {
+        let HandAsk {
+            cards,
+            total,
+            soft,
+            up,
+            mut mask,
+            double,
+        } = h;
         let mut cached = None;
         let mut code = None;
-        if let [c1, c2] = c.cards {
+        if let [c1, c2] = cards {
             if c1.value() == c2.value() {
                 let row = PAIR_ROW + usize::from(c1.value() - 1);
                 code = ix.apply(row, up, &mut mask, &mut tc, &mut cached);
                 if code.is_none() {
-                    let base = self.unflagged_code(c.cards, c.total, c.soft, up, mask);
+                    let base = self.unflagged_code(cards, total, soft, up, mask);
                     let split = usize::from(Decisions::SPLIT.0);
                     if base == SPLIT || mask & !split == 0 {
                         code = Some(base);
@@ -449,21 +435,30 @@ impl StrategyTable {
             }
         }
         let code = code.unwrap_or_else(|| {
-            let row = if c.soft {
-                SOFT_ROW + usize::from(c.total.clamp(12, 21)) - 12
+            let row = if soft {
+                SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
             } else {
-                usize::from(c.total.min(21))
+                usize::from(total.min(21))
             };
             ix.apply(row, up, &mut mask, &mut tc, &mut cached)
-                .unwrap_or_else(|| self.unflagged_code(c.cards, c.total, c.soft, up, mask))
+                .unwrap_or_else(|| self.unflagged_code(cards, total, soft, up, mask))
         });
-        match code {
-            HIT => Decision::Hit,
-            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
-            SPLIT => Decision::Split,
-            SURRENDER => Decision::Surrender,
-            _ => Decision::Stand,
+        decision_of(code, || double)
+    }
+
+    /// The decision with index plays: as [`StrategyTable::decide`], but a cell with
+    /// index entries plays them first (see [`crate::indices`]); `tc` gives the true
+    /// count now and is asked only when a cell has entries (or on insurance).
+    pub fn decide_indexed(
+        &self,
+        c: &DecisionContext<'_>,
+        ix: &IndexTable,
+        tc: impl FnMut() -> i32,
+    ) -> Decision {
+        if c.phase != Phase::PlayerTurns {
+            return self.offer_indexed(c, ix, tc);
         }
+        self.hand_indexed(HandAsk::of(c), ix, tc)
     }
 
     /// Insurance and even money: never. Early surrender: when the hand's cell ranks
@@ -491,6 +486,46 @@ impl StrategyTable {
             }
         }
         Decision::Decline
+    }
+}
+
+/// The decision of action code `code`; a double is of `double()`.
+#[inline(always)]
+fn decision_of(code: u8, double: impl FnOnce() -> Money) -> Decision {
+    match code {
+        HIT => Decision::Hit,
+        DOUBLE => Decision::Double(double()),
+        SPLIT => Decision::Split,
+        SURRENDER => Decision::Surrender,
+        _ => Decision::Stand,
+    }
+}
+
+/// What an index play needs of a hand in the player turns: its cards, total and
+/// softness, the up card (0 = ace), the offered options as a table mask, and the
+/// amount a double would be.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HandAsk<'c> {
+    cards: &'c [Card],
+    total: u8,
+    soft: bool,
+    up: usize,
+    mask: usize,
+    double: Money,
+}
+
+impl<'c> HandAsk<'c> {
+    /// The ask of the hand deciding in `c`.
+    #[inline(always)]
+    fn of(c: &DecisionContext<'c>) -> HandAsk<'c> {
+        HandAsk {
+            cards: c.cards,
+            total: c.total,
+            soft: c.soft,
+            up: usize::from(c.up.value() - 1),
+            mask: usize::from(c.legal.decisions.0) & (MASKS - 1),
+            double: c.legal.double.map_or(c.stake, |r| r.full),
+        }
     }
 }
 
