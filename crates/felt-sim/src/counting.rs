@@ -474,7 +474,7 @@ impl Indexed<'_> {
     /// `indexed` (the counter's seat, in play).
     #[inline(never)]
     fn offer(&self, c: &DecisionContext<'_>, indexed: bool) -> Decision {
-        if indexed {
+        if indexed && self.strategy.insurance_indexed() {
             self.strategy
                 .offer_indexed(c, self.indices, || self.cells.true_count(self.counter))
         } else {
@@ -508,8 +508,8 @@ impl Strategy for CounterStrategy<'_> {
     }
 }
 
-/// Plays `n` rounds from a fresh shoe with the counter at seat 1 (out of line: see
-/// the plain chunk's `run_chunk` in `sim.rs`).
+/// Plays `n` rounds from a fresh shoe with the counter at seat 1: out of line, so
+/// that the plain chunk's loop, inlined into its caller, is compiled as without it.
 #[inline(never)]
 pub(crate) fn run_chunk(
     plan: &Plan,

@@ -598,10 +598,7 @@ impl EventSink for Tally {
     }
 }
 
-/// Plays `n` rounds from a fresh shoe, tallying them. Out of line, as the counter's
-/// chunk is: each loop is compiled on its own, so a change to one does not move the
-/// other's registers.
-#[inline(never)]
+/// Plays `n` rounds from a fresh shoe, tallying them.
 fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimError> {
     let start = Instant::now();
     let table = &plan.table;

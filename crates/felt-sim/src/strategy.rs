@@ -140,6 +140,8 @@ pub struct StrategyTable {
     two_card: Option<Box<[u8]>>,
     double_on: DoubleOn,
     can_split: bool,
+    /// Flagged for index plays ([`StrategyTable::flag_indexed`]): an insurance index.
+    insurance_indexed: bool,
 }
 
 /// Set on the codes of a flagged table whose hand has index plays.
@@ -181,6 +183,7 @@ impl StrategyTable {
             two_card: None,
             double_on: rules.double,
             can_split: rules.max_split_hands >= 2,
+            insurance_indexed: false,
         }
     }
 
@@ -302,9 +305,13 @@ impl StrategyTable {
         }
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
-        decision_of(self.code(c.cards, c.total, c.soft, up, mask), || {
-            c.legal.double.map_or(c.stake, |r| r.full)
-        })
+        match self.code(c.cards, c.total, c.soft, up, mask) {
+            HIT => Decision::Hit,
+            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
+            SPLIT => Decision::Split,
+            SURRENDER => Decision::Surrender,
+            _ => Decision::Stand,
+        }
     }
 
     /// A copy of this table whose codes are flagged where `ix` has index plays for the
@@ -312,6 +319,7 @@ impl StrategyTable {
     /// [`StrategyTable::hand_unless_indexed`] reads. The codes are otherwise the same.
     pub(crate) fn flag_indexed(&self, ix: &IndexTable) -> StrategyTable {
         let mut t = self.clone();
+        t.insurance_indexed = ix.insurance.is_some();
         let has = |row: usize, up: usize| ix.has_entries(row, up);
         // The total's row of two cards of values a + 1 and b + 1.
         let total_row = |a: usize, b: usize| {
@@ -373,6 +381,11 @@ impl StrategyTable {
         Ok(decision_of(code & !INDEXED, || {
             c.legal.double.map_or(c.stake, |r| r.full)
         }))
+    }
+
+    /// Whether the table is flagged for an insurance index.
+    pub(crate) fn insurance_indexed(&self) -> bool {
+        self.insurance_indexed
     }
 
     /// An offer (insurance, even money, early surrender) with index plays: insurance
