@@ -360,7 +360,23 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Settles side bet `b` of spot `si` on these cards: the first matching line pays.
+    /// Out of line: see [`Round::settle_side_here`].
+    #[inline(never)]
     pub(crate) fn settle_side<I: Io>(
+        &mut self,
+        si: u8,
+        b: usize,
+        third: Option<Card>,
+        natural: bool,
+        io: &mut I,
+    ) {
+        self.settle_side_here(si, b, third, natural, io)
+    }
+
+    /// [`Round::settle_side`] compiled into its caller: the initial settlement, which
+    /// settles most side bets, from one call site.
+    #[inline(always)]
+    fn settle_side_here<I: Io>(
         &mut self,
         si: u8,
         b: usize,
@@ -501,23 +517,23 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     continue;
                 }
                 let [c1, c2] = self.spots[s].first_two;
-                match at {
-                    AtDeal::SevensOnUpCard => {
-                        let up = self.up_card();
-                        self.settle_side(si, b, Some(up), false, io);
-                    }
+                let third = match at {
+                    AtDeal::SevensOnUpCard => Some(self.up_card()),
                     AtDeal::SevensAwaitThird
                         if c1.rank == Rank::Seven && c2.rank == Rank::Seven =>
                     {
                         self.spots[s].side_state[b] = SideState::AwaitThird;
                         self.third_waits = true;
+                        continue;
                     }
                     AtDeal::UnlessNaturalLine if possible && self.natural_line(b, [c1, c2]) => {
                         self.spots[s].side_state[b] = SideState::AwaitNatural;
                         self.natural_waits = true;
+                        continue;
                     }
-                    _ => self.settle_side(si, b, None, false, io),
-                }
+                    _ => None,
+                };
+                self.settle_side_here(si, b, third, false, io);
             }
         }
     }
