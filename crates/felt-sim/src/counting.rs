@@ -38,7 +38,7 @@ use crate::indices::{IndexSet, IndexTable};
 use crate::sides::FlatSums;
 use crate::sim::{Plan, SimError, Tally};
 use crate::stats::BetAccumulator;
-use crate::strategy::{HandAsk, StrategyTable};
+use crate::strategy::{decision_of, HandAsk, StrategyTable};
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
@@ -463,9 +463,9 @@ struct Indexed<'a> {
 }
 
 impl Indexed<'_> {
-    /// A hand whose cell has index plays.
+    /// The action code of a hand whose cell has index plays.
     #[inline(never)]
-    fn hand(&self, ask: HandAsk<'_>) -> Decision {
+    fn hand(&self, ask: HandAsk<'_>) -> u8 {
         self.strategy
             .hand_indexed(ask, self.indices, || self.cells.true_count(self.counter))
     }
@@ -501,10 +501,11 @@ impl Strategy for CounterStrategy<'_> {
         if c.phase != Phase::PlayerTurns {
             return self.indexed.offer(c, indexed);
         }
-        match self.strategy.hand_unless_indexed(c, indexed) {
-            Ok(d) => d,
+        let code = match self.strategy.hand_unless_indexed(c, indexed) {
+            Ok(code) => code,
             Err(ask) => self.indexed.hand(ask),
-        }
+        };
+        decision_of(code, || c.legal.double.map_or(c.stake, |r| r.full))
     }
 }
 

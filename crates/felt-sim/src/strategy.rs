@@ -360,27 +360,28 @@ impl StrategyTable {
         t
     }
 
-    /// On a table flagged by [`StrategyTable::flag_indexed`], a hand's decision in the
-    /// player turns: the decision, as [`StrategyTable::decide`] gives it, or, when
+    /// On a table flagged by [`StrategyTable::flag_indexed`], a hand's action code in
+    /// the player turns: the code, as [`StrategyTable::decide`] reads it, or, when
     /// `indexed` and the hand's code is flagged, the [`HandAsk`] that
     /// [`StrategyTable::hand_indexed`] answers. One table read either way, so the
     /// counter's decision is as small as the plain one and is inlined into the engine's
     /// round; the ask is a few values, so the context is not written to memory for it.
+    /// Either way the caller makes the decision of the code ([`decision_of`]) at one
+    /// place, so that the round's match on the decision follows the code's as in the
+    /// plain run (an indirect jump of its own mispredicted 0.6 times a round).
     #[inline(always)]
     pub(crate) fn hand_unless_indexed<'c>(
         &self,
         c: &DecisionContext<'c>,
         indexed: bool,
-    ) -> Result<Decision, HandAsk<'c>> {
+    ) -> Result<u8, HandAsk<'c>> {
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
         let code = self.code(c.cards, c.total, c.soft, up, mask);
         if indexed && code & INDEXED != 0 {
             return Err(HandAsk::of(c));
         }
-        Ok(decision_of(code & !INDEXED, || {
-            c.legal.double.map_or(c.stake, |r| r.full)
-        }))
+        Ok(code & !INDEXED)
     }
 
     /// Whether the table is flagged for an insurance index.
@@ -413,22 +414,21 @@ impl StrategyTable {
         self.offer(c)
     }
 
-    /// A hand's decision with index plays: a cell with index entries plays them first
-    /// (see [`crate::indices`]), then the table's code among the options left; `tc`
-    /// gives the true count now and is asked only when an entry's option is offered.
+    /// A hand's action code with index plays: a cell with index entries plays them
+    /// first (see [`crate::indices`]), then the table's code among the options left;
+    /// `tc` gives the true count now and is asked only when an entry's option is offered.
     pub(crate) fn hand_indexed(
         &self,
         h: HandAsk<'_>,
         ix: &IndexTable,
         mut tc: impl FnMut() -> i32,
-    ) -> Decision {
+    ) -> u8 {
         let HandAsk {
             cards,
             total,
             soft,
             up,
             mut mask,
-            double,
         } = h;
         let mut cached = None;
         let mut code = None;
@@ -447,7 +447,7 @@ impl StrategyTable {
                 }
             }
         }
-        let code = code.unwrap_or_else(|| {
+        code.unwrap_or_else(|| {
             let row = if soft {
                 SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
             } else {
@@ -455,8 +455,7 @@ impl StrategyTable {
             };
             ix.apply(row, up, &mut mask, &mut tc, &mut cached)
                 .unwrap_or_else(|| self.unflagged_code(cards, total, soft, up, mask))
-        });
-        decision_of(code, || double)
+        })
     }
 
     /// The decision with index plays: as [`StrategyTable::decide`], but a cell with
@@ -471,7 +470,8 @@ impl StrategyTable {
         if c.phase != Phase::PlayerTurns {
             return self.offer_indexed(c, ix, tc);
         }
-        self.hand_indexed(HandAsk::of(c), ix, tc)
+        let code = self.hand_indexed(HandAsk::of(c), ix, tc);
+        decision_of(code, || c.legal.double.map_or(c.stake, |r| r.full))
     }
 
     /// Insurance and even money: never. Early surrender: when the hand's cell ranks
@@ -504,7 +504,7 @@ impl StrategyTable {
 
 /// The decision of action code `code`; a double is of `double()`.
 #[inline(always)]
-fn decision_of(code: u8, double: impl FnOnce() -> Money) -> Decision {
+pub(crate) fn decision_of(code: u8, double: impl FnOnce() -> Money) -> Decision {
     match code {
         HIT => Decision::Hit,
         DOUBLE => Decision::Double(double()),
@@ -515,8 +515,7 @@ fn decision_of(code: u8, double: impl FnOnce() -> Money) -> Decision {
 }
 
 /// What an index play needs of a hand in the player turns: its cards, total and
-/// softness, the up card (0 = ace), the offered options as a table mask, and the
-/// amount a double would be.
+/// softness, the up card (0 = ace) and the offered options as a table mask.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct HandAsk<'c> {
     cards: &'c [Card],
@@ -524,7 +523,6 @@ pub(crate) struct HandAsk<'c> {
     soft: bool,
     up: usize,
     mask: usize,
-    double: Money,
 }
 
 impl<'c> HandAsk<'c> {
@@ -537,7 +535,6 @@ impl<'c> HandAsk<'c> {
             soft: c.soft,
             up: usize::from(c.up.value() - 1),
             mask: usize::from(c.legal.decisions.0) & (MASKS - 1),
-            double: c.legal.double.map_or(c.stake, |r| r.full),
         }
     }
 }
