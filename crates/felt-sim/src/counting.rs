@@ -452,9 +452,9 @@ impl EventSink for CountTally<'_> {
     }
 }
 
-/// The counter's decisions where an index play may apply: out of line, with a few
-/// values as arguments, so the counter's decision ([`CounterStrategy`]), inlined into
-/// the round, stays small.
+/// The counter's decisions where an index play may apply, out of line so the
+/// counter's decision ([`CounterStrategy`]), inlined into the round, stays small: a
+/// hand's from a few values ([`HandAsk`]), an offer's (rare) from the context.
 struct Indexed<'a> {
     strategy: &'a StrategyTable,
     indices: &'a IndexTable,
