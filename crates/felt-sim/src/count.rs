@@ -151,7 +151,7 @@ pub enum CountSetupError {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrueCounter {
     /// Tags of A, 2..9, T times `scale`.
-    pub tags: [i32; 10],
+    tags: [i32; 10],
     /// The same tags by a card's rank (ace = 1 ..= king = 13): one read per card seen.
     by_rank: [i32; 16],
     /// What the tags were multiplied by.
