@@ -379,7 +379,7 @@ impl CountCells {
 
     /// A card taken from the shoe (dealt or burned), counted if it shows.
     #[inline(always)]
-    pub fn dealt(&self, c: &TrueCounter, card: Card, face_up: bool) {
+    fn dealt(&self, c: &TrueCounter, card: Card, face_up: bool) {
         self.left.set(self.left.get() - 1);
         let tag = if face_up { c.tag_of(card) } else { 0 };
         self.rc.set(self.rc.get() + tag);
@@ -387,13 +387,13 @@ impl CountCells {
 
     /// The hole card turned: counted now.
     #[inline(always)]
-    pub fn turned(&self, c: &TrueCounter, card: Card) {
+    fn turned(&self, c: &TrueCounter, card: Card) {
         self.rc.set(self.rc.get() + c.tag_of(card));
     }
 
     /// A shuffle to a shoe of `cards` cards.
     #[inline(always)]
-    pub fn shuffle(&self, c: &TrueCounter, cards: u16) {
+    fn shuffle(&self, c: &TrueCounter, cards: u16) {
         self.rc.set(c.irc);
         self.left.set(i32::from(cards));
         self.shuffled.set(true);

@@ -417,16 +417,10 @@ struct CountTally<'a> {
 }
 
 impl EventSink for CountTally<'_> {
-    /// One match for the count and the tally: an event is dispatched once.
     #[inline(always)]
     fn event(&mut self, e: &Event) {
-        let (cells, counter) = (self.cells, self.counter);
+        self.cells.see(self.counter, e);
         match e {
-            Event::Dealt { card, face_up, .. } | Event::Burned { card, face_up } => {
-                cells.dealt(counter, *card, *face_up)
-            }
-            Event::HoleCardTurned { card, .. } => cells.turned(counter, *card),
-            Event::Shuffled { cards, .. } => cells.shuffle(counter, *cards),
             Event::Settled(s) if s.at.seat == 0 && self.playing.get() => {
                 if s.bet == BetKind::Insurance {
                     self.tally.main_net += s.returned.0 - s.stake.0;
@@ -474,7 +468,7 @@ impl Indexed<'_> {
     /// `indexed` (the counter's seat, in play).
     #[inline(never)]
     fn offer(&self, c: &DecisionContext<'_>, indexed: bool) -> Decision {
-        if indexed && self.strategy.insurance_indexed() {
+        if indexed && self.indices.insurance.is_some() {
             self.strategy
                 .offer_indexed(c, self.indices, || self.cells.true_count(self.counter))
         } else {

@@ -140,8 +140,6 @@ pub struct StrategyTable {
     two_card: Option<Box<[u8]>>,
     double_on: DoubleOn,
     can_split: bool,
-    /// Flagged for index plays ([`StrategyTable::flag_indexed`]): an insurance index.
-    insurance_indexed: bool,
 }
 
 /// Set on the codes of a flagged table whose hand has index plays.
@@ -183,7 +181,6 @@ impl StrategyTable {
             two_card: None,
             double_on: rules.double,
             can_split: rules.max_split_hands >= 2,
-            insurance_indexed: false,
         }
     }
 
@@ -319,7 +316,6 @@ impl StrategyTable {
     /// [`StrategyTable::hand_unless_indexed`] reads. The codes are otherwise the same.
     pub(crate) fn flag_indexed(&self, ix: &IndexTable) -> StrategyTable {
         let mut t = self.clone();
-        t.insurance_indexed = ix.insurance.is_some();
         let has = |row: usize, up: usize| ix.has_entries(row, up);
         // The total's row of two cards of values a + 1 and b + 1.
         let total_row = |a: usize, b: usize| {
@@ -382,11 +378,6 @@ impl StrategyTable {
             return Err(HandAsk::of(c));
         }
         Ok(code & !INDEXED)
-    }
-
-    /// Whether the table is flagged for an insurance index.
-    pub(crate) fn insurance_indexed(&self) -> bool {
-        self.insurance_indexed
     }
 
     /// An offer (insurance, even money, early surrender) with index plays: insurance
