@@ -38,7 +38,7 @@ use crate::indices::{IndexSet, IndexTable};
 use crate::sides::FlatSums;
 use crate::sim::{Plan, SimError, Tally};
 use crate::stats::BetAccumulator;
-use crate::strategy::{decision_of, HandAsk, StrategyTable};
+use crate::strategy::{decision_of, full_double, HandAsk, StrategyTable};
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
@@ -499,7 +499,7 @@ impl Strategy for CounterStrategy<'_> {
             Ok(code) => code,
             Err(ask) => self.indexed.hand(ask),
         };
-        decision_of(code, || c.legal.double.map_or(c.stake, |r| r.full))
+        decision_of(code, || full_double(c))
     }
 }
 

@@ -302,13 +302,9 @@ impl StrategyTable {
         }
         let mask = usize::from(c.legal.decisions.0) & (MASKS - 1);
         let up = usize::from(c.up.value() - 1);
-        match self.code(c.cards, c.total, c.soft, up, mask) {
-            HIT => Decision::Hit,
-            DOUBLE => Decision::Double(c.legal.double.map_or(c.stake, |r| r.full)),
-            SPLIT => Decision::Split,
-            SURRENDER => Decision::Surrender,
-            _ => Decision::Stand,
-        }
+        decision_of(self.code(c.cards, c.total, c.soft, up, mask), || {
+            full_double(c)
+        })
     }
 
     /// A copy of this table whose codes are flagged where `ix` has index plays for the
@@ -462,7 +458,7 @@ impl StrategyTable {
             return self.offer_indexed(c, ix, tc);
         }
         let code = self.hand_indexed(HandAsk::of(c), ix, tc);
-        decision_of(code, || c.legal.double.map_or(c.stake, |r| r.full))
+        decision_of(code, || full_double(c))
     }
 
     /// Insurance and even money: never. Early surrender: when the hand's cell ranks
@@ -491,6 +487,12 @@ impl StrategyTable {
         }
         Decision::Decline
     }
+}
+
+/// The amount a double of the hand in `c` puts up: the whole allowed, else its stake.
+#[inline(always)]
+pub(crate) fn full_double(c: &DecisionContext<'_>) -> Money {
+    c.legal.double.map_or(c.stake, |r| r.full)
 }
 
 /// The decision of action code `code`; a double is of `double()`.
