@@ -8,7 +8,10 @@
 
 use crate::stats::BetAccumulator;
 use felt_core::id::ShortId;
+use felt_core::money::Payout;
+use felt_core::round::SideBet;
 use felt_core::round::MAX_SIDE_BETS;
+use felt_core::rules::LinePay;
 use felt_core::sidebet::HandName;
 
 /// No bet or no line.
@@ -124,6 +127,67 @@ impl FlatSums {
         acc.staked_sq += r * s * s;
         acc.net_staked += self.net * s;
         *self = FlatSums::default();
+    }
+}
+
+/// A side bet's net for each way it settles, when one stake of the same amount is
+/// its only wager in a round (one spot): a round's net is then its settlement's, so
+/// the round sums follow from how often each line was hit and the bet lost.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LineNets {
+    stake: i64,
+    /// The player's net on each line of the pay table (cents).
+    lines: Vec<i64>,
+}
+
+impl LineNets {
+    /// The nets of the side bets `bets` at their minimum stakes, if there are any and
+    /// every round's sums follow from its line counts: one spot a round and no line
+    /// paid from a meter (whose amount changes from round to round).
+    pub(crate) fn for_bets(bets: &[SideBet], spots: u64) -> Option<Vec<LineNets>> {
+        if spots != 1 || bets.is_empty() {
+            return None;
+        }
+        bets.iter()
+            .map(|b| {
+                let stake = b.limits.min;
+                let lines = b
+                    .lines
+                    .iter()
+                    .map(|l| match l.pay {
+                        LinePay::Odds(ratio) => {
+                            let payout = Payout {
+                                ratio,
+                                basis: l.basis,
+                            };
+                            Some(payout.returned(stake).0 .0 - stake.0)
+                        }
+                        LinePay::Meter(_) => None,
+                    })
+                    .collect::<Option<Vec<i64>>>()?;
+                (b.progressive.is_none()).then_some(LineNets {
+                    stake: stake.0,
+                    lines,
+                })
+            })
+            .collect()
+    }
+
+    /// The sums of `rounds` rounds in which the lines were hit `hits` times and the
+    /// bet lost `loses` times (the other rounds returned the stake: net 0).
+    pub(crate) fn sums(&self, rounds: u64, hits: &[u64], loses: u64) -> FlatSums {
+        let mut net = -i128::from(loses) * i128::from(self.stake);
+        let mut net_sq = i128::from(loses) * i128::from(self.stake) * i128::from(self.stake);
+        for (&h, &n) in hits.iter().zip(&self.lines) {
+            net += i128::from(h) * i128::from(n);
+            net_sq += i128::from(h) * i128::from(n) * i128::from(n);
+        }
+        FlatSums {
+            rounds,
+            wagered: i128::from(rounds) * i128::from(self.stake),
+            net,
+            net_sq,
+        }
     }
 }
 
