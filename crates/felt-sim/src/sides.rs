@@ -142,8 +142,8 @@ pub(crate) struct LineNets {
 
 impl LineNets {
     /// The nets of the side bets `bets` at their minimum stakes, if there are any and
-    /// every round's sums follow from its line counts: one spot a round and no line
-    /// paid from a meter (whose amount changes from round to round).
+    /// every round's sums follow from their line counts: one spot a round and no bet
+    /// with a progressive meter (a line paid from it changes from round to round).
     pub(crate) fn for_bets(bets: &[SideBet], spots: u64) -> Option<Vec<LineNets>> {
         if spots != 1 || bets.is_empty() {
             return None;
@@ -171,6 +171,12 @@ impl LineNets {
                 })
             })
             .collect()
+    }
+
+    /// The player's net on line `line` of the pay table (cents).
+    #[cfg(test)]
+    pub(crate) fn net_of_line(&self, line: usize) -> Option<i64> {
+        self.lines.get(line).copied()
     }
 
     /// The sums of `rounds` rounds in which the lines were hit `hits` times and the

@@ -1361,23 +1361,62 @@ mod tests {
                 continue;
             };
             derived_presets += 1;
-            let mut plan = sim.plan;
-            let mut rng = ChaCha8Rng::seed_from_u64(11);
-            let derived = run_chunk(&plan, 40_000, &mut rng).unwrap();
-            plan.side_nets = None;
-            let mut rng = ChaCha8Rng::seed_from_u64(11);
-            let recorded = run_chunk(&plan, 40_000, &mut rng).unwrap();
-            assert_eq!(derived.main, recorded.main, "{name}");
-            assert_eq!(derived.sides, recorded.sides, "{name}");
-            for (b, acc) in recorded.sides.iter().enumerate() {
-                assert!(
-                    acc.line_hits.iter().sum::<u64>() > 0,
-                    "{name}: bet {b} never won"
-                );
-                assert!(acc.net_sq > 0 && acc.rounds == 40_000, "{name}: bet {b}");
-            }
-            assert_eq!(nets.len(), recorded.sides.len());
+            assert_eq!(nets.len(), sim.plan.sides.len());
+            derived_sums_are_recorded_sums(name, sim.plan);
         }
         assert!(derived_presets >= 4, "{derived_presets} presets derived");
+    }
+
+    /// Runs one chunk of `plan` with its side sums worked out from the line counts and
+    /// one recording every round, and checks that they agree.
+    fn derived_sums_are_recorded_sums(name: &str, mut plan: Plan) {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let derived = run_chunk(&plan, 40_000, &mut rng).unwrap();
+        plan.side_nets = None;
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let recorded = run_chunk(&plan, 40_000, &mut rng).unwrap();
+        assert_eq!(derived.main, recorded.main, "{name}");
+        assert_eq!(derived.sides, recorded.sides, "{name}");
+        for (b, acc) in recorded.sides.iter().enumerate() {
+            assert!(
+                acc.line_hits.iter().sum::<u64>() > 0,
+                "{name}: bet {b} never won"
+            );
+            assert!(acc.net_sq > 0 && acc.rounds == 40_000, "{name}: bet {b}");
+        }
+    }
+
+    /// The same with lines paid `for` and payouts rounded down to the cent (10 to 3 on
+    /// a 1.00 stake), which no preset has.
+    #[test]
+    fn side_sums_from_line_counts_hold_for_lines_paid_for_and_rounded_down() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../games/lucky-ladies.toml"
+        ))
+        .unwrap();
+        let edits = [
+            (r#"rounding = "exact""#, r#"rounding = "down""#),
+            (
+                r#"odds = "4:1",    basis = "to""#,
+                r#"odds = "10:3",   basis = "to""#,
+            ),
+            (
+                r#"odds = "9:1",    basis = "to""#,
+                r#"odds = "29:3",   basis = "for""#,
+            ),
+        ];
+        let mut edited = text.clone();
+        for (from, to) in edits {
+            assert!(edited.contains(from), "{from}");
+            edited = edited.replacen(from, to, 1);
+        }
+        let rules = Rules::from_toml(&edited, "lucky-ladies, edited").unwrap();
+        let sim = prepare(&rules, &SimOptions::default()).unwrap();
+        let nets = sim.plan.side_nets.clone().unwrap();
+        // any-20 pays 333 on 100 (the third of a cent dropped); suited-20 returns 966.
+        assert_eq!(nets[0].net_of_line(4), Some(333));
+        assert_eq!(nets[0].net_of_line(3), Some(866));
+        derived_sums_are_recorded_sums("lucky-ladies, edited", sim.plan);
     }
 }
