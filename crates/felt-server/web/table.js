@@ -789,6 +789,7 @@ export class Table {
     return h('div', {
       class: `circle ${kind}${net > 0 ? ' paid' : net < 0 ? ' taken' : ''}`,
       dataset: { wager, amount },
+      title: name,
       'aria-label': `${name} ${show(amount)}${net === undefined ? '' : `, ${signed(net)}`}`,
     }, toCents(amount) > 0 ? chipStack(toCents(amount), chipValues(this.view?.limits)) : null,
     h('span', { class: 'circle-name' }, name), h('span', { class: 'circle-amount' }, show(amount)), paid);
@@ -859,6 +860,7 @@ export class Table {
         return h('button', {
           type: 'button',
           class: `circle ${wager === 'main' ? 'main' : 'side'} bet${cents ? ' has' : ''}`,
+          title: wager === 'main' ? 'Main' : name,
           dataset: { key: `bet-${spot}-${wager}`, spot, wager, amount: plain(cents), min: this.limitOf(wager)?.min ?? '' },
           'aria-label': `Spot ${spot}, ${name}: ${fmt(cents)}. Add a ${fmt(this.chip ?? 0)} chip`,
           onclick: () => this.addChip(spot, wager),
