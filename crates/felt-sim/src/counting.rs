@@ -41,8 +41,9 @@ use crate::stats::BetAccumulator;
 use crate::strategy::{decision_of, full_double, HandAsk, StrategyTable};
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
+use felt_core::round::SpotBets;
 use felt_core::round::{BetKind, MeterWhy, MAX_BALANCE, MAX_SIDE_BETS};
-use felt_core::{Action, Decision, DecisionContext, Event, EventSink, Phase, Strategy};
+use felt_core::{Decision, DecisionContext, Event, EventSink, Phase, Strategy};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -542,6 +543,10 @@ pub(crate) fn run_chunk(
     };
     let nsides = plan.sides.len();
     let spots = i64::from(plan.spots);
+    let mut side_amounts = [Money::ZERO; MAX_SIDE_BETS];
+    for (a, &m) in side_amounts.iter_mut().zip(&plan.side_min) {
+        *a = Money(m);
+    }
     let mut run = Running::new(cp);
     let mut in_play = cp.wong_in.is_none();
     // The bins' rounds, folded into their accumulators at the end: a bin's stakes are
@@ -583,18 +588,17 @@ pub(crate) fn run_chunk(
         for seat in 0..plan.seats {
             for spot in 0..plan.spots {
                 let amount = Money(if seat == 0 { bet } else { cp.table_min });
-                round.apply(Action::Bet { seat, spot, amount }, &mut meters, &mut sink)?;
-                if seat == 0 && sides {
-                    for (k, &m) in plan.side_min.iter().enumerate() {
-                        let a = Action::SideBet {
-                            seat,
-                            spot,
-                            bet: k as u8,
-                            amount: Money(m),
-                        };
-                        round.apply(a, &mut meters, &mut sink)?;
-                    }
-                }
+                let bets = SpotBets {
+                    seat,
+                    spot,
+                    main: amount,
+                    sides: if seat == 0 && sides {
+                        side_amounts
+                    } else {
+                        [Money::ZERO; MAX_SIDE_BETS]
+                    },
+                };
+                round.place_spot(&bets, &mut sink)?;
             }
         }
         round.play_auto(&mut decide, &mut meters, &mut sink)?;

@@ -21,11 +21,12 @@ use felt_core::id::ShortId;
 use felt_core::meter::{MemoryMeters, MeterId, Meters};
 use felt_core::money::Money;
 use felt_core::round::{
-    ActionError, BetKind, MeterWhy, Outcome, Settlement, TableError, MAX_BALANCE, MAX_SIDE_BETS,
+    ActionError, BetKind, MeterWhy, Outcome, Settlement, SpotBets, TableError, MAX_BALANCE,
+    MAX_SIDE_BETS,
 };
 use felt_core::rules::RulesError;
 use felt_core::sidebet::HandName;
-use felt_core::{Action, Decision, Event, EventSink, Rules, Table};
+use felt_core::{Decision, Event, EventSink, Rules, Table};
 use felt_math::main_game::{analyse, MainGameError};
 use felt_math::sidebet::{analyse_all, SideBetError};
 use rand::RngCore;
@@ -319,7 +320,7 @@ pub(crate) struct Plan {
     pub(crate) indexed: Option<StrategyTable>,
     pub(crate) sides: Vec<SideInfo>,
     /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
-    bets: Vec<Action>,
+    bets: Vec<SpotBets>,
     pub(crate) seats: u8,
     /// Spots per seat.
     pub(crate) spots: u8,
@@ -646,8 +647,8 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
             }
         }
         round.begin(&mut tally)?;
-        for &a in &plan.bets {
-            round.apply(a, &mut meters, &mut tally)?;
+        for b in &plan.bets {
+            round.place_spot(b, &mut tally)?;
         }
         round.play_auto(&mut decide, &mut meters, &mut tally)?;
         tally.end_round(plan, side_sums);
@@ -1124,24 +1125,21 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
     }
 
     let main_min = rules.main_bet().min;
+    let mut sides_min = [Money::ZERO; MAX_SIDE_BETS];
+    if !opts.main_only {
+        for (m, b) in sides_min.iter_mut().zip(sb) {
+            *m = b.limits.min;
+        }
+    }
     let mut bets = Vec::new();
     for seat in 0..opts.seats {
         for spot in 0..opts.spots {
-            bets.push(Action::Bet {
+            bets.push(SpotBets {
                 seat,
                 spot,
-                amount: main_min,
+                main: main_min,
+                sides: sides_min,
             });
-            if !opts.main_only {
-                for (k, b) in sb.iter().enumerate() {
-                    bets.push(Action::SideBet {
-                        seat,
-                        spot,
-                        bet: k as u8,
-                        amount: b.limits.min,
-                    });
-                }
-            }
         }
     }
     let nspots = u64::from(opts.seats) * u64::from(opts.spots);

@@ -43,6 +43,44 @@ impl Decision {
     }
 }
 
+/// One spot's bets of a round, placed together by [`super::Round::place_spot`]: the
+/// main bet and, for each of the table's side bets in its order, an amount (zero: that
+/// side bet is not made). The same bets as an [`Action::Bet`] followed by an
+/// [`Action::SideBet`] for each side bet with an amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpotBets {
+    /// Seat.
+    pub seat: u8,
+    /// The seat's spot.
+    pub spot: u8,
+    /// The main bet.
+    pub main: Money,
+    /// Each side bet's amount, by its index in [`super::Table::side_bets`]; zero for none.
+    pub sides: [Money; super::MAX_SIDE_BETS],
+}
+
+impl SpotBets {
+    /// The actions that place these bets one by one, in order.
+    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+        let (seat, spot) = (self.seat, self.spot);
+        let main = Action::Bet {
+            seat,
+            spot,
+            amount: self.main,
+        };
+        let sides = (0u8..)
+            .zip(self.sides)
+            .filter(|&(_, amount)| amount != Money::ZERO)
+            .map(move |(bet, amount)| Action::SideBet {
+                seat,
+                spot,
+                bet,
+                amount,
+            });
+        std::iter::once(main).chain(sides)
+    }
+}
+
 /// An action on the round. Serializes to JSON and back (`{"bet":{"seat":0,...}}`,
 /// `"deal"`, `{"play":{"seat":0,"decision":"hit"}}`), so a stored round can be replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

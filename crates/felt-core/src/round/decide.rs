@@ -3,12 +3,13 @@
 
 use super::action::{
     Action, ActionError, AmountRange, Decision, Decisions, HandRef, Legal, NotOfferedWhy, Offer,
-    Turn,
+    SpotBets, Turn,
 };
 use super::event::{Account, BetKind, Event, Move, Why};
 use super::flow::PlayState;
 use super::{
-    DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status, Strategy, MAX_BALANCE,
+    DecisionContext, Io, PHand, Phase, Round, SideState, Spot, Stage, Status, Strategy,
+    MAX_BALANCE, MAX_SIDE_BETS,
 };
 use crate::card::Rank;
 use crate::money::{Money, Payout};
@@ -168,6 +169,15 @@ impl<R: RngCore + CryptoRng> Round<R> {
         amount: Money,
         io: &mut I,
     ) -> Result<(), ActionError> {
+        let si = self.check_bet(seat, spot, amount)?;
+        self.check_wager_funds(seat, amount)?;
+        self.put_bet(seat, si, amount, io);
+        Ok(())
+    }
+
+    /// A main bet's checks but the funds; the spot's index.
+    #[inline(always)]
+    fn check_bet(&self, seat: u8, spot: u8, amount: Money) -> Result<u8, ActionError> {
         self.betting_open()?;
         let si = self.spot_index(seat, spot)?;
         if self.spots[usize::from(si)].nhands != 0 {
@@ -176,8 +186,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if Some(amount) != self.verified_main {
             self.check_main_amount(amount)?;
         }
-        self.check_wager_funds(seat, amount)?;
-        // Applied.
+        Ok(si)
+    }
+
+    /// Puts a checked main bet on spot `si`.
+    #[inline(always)]
+    fn put_bet<I: Io>(&mut self, seat: u8, si: u8, amount: Money, io: &mut I) {
         self.verified_main = Some(amount);
         self.balances[usize::from(seat)] -= amount;
         let i = usize::from(si) * self.mh();
@@ -192,7 +206,6 @@ impl<R: RngCore + CryptoRng> Round<R> {
             bet: BetKind::Main,
             why: Why::Wager,
         }));
-        Ok(())
     }
 
     fn side_bet<I: Io>(
@@ -205,11 +218,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     ) -> Result<(), ActionError> {
         self.betting_open()?;
         let si = self.spot_index(seat, spot)?;
-        let cfg = &self.table.cfg;
-        let b = cfg
-            .sides
-            .get(usize::from(bet))
-            .ok_or(ActionError::UnknownSideBet { bet })?;
+        self.side_exists(bet)?;
         let s = &self.spots[usize::from(si)];
         if s.nhands == 0 {
             return Err(ActionError::SideBetWithoutMainBet { seat, spot });
@@ -217,26 +226,86 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if s.side_state[usize::from(bet)] != SideState::Off {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        let id = b.id;
-        let k = usize::from(bet);
+        self.check_side(usize::from(bet), amount)?;
+        self.check_wager_funds(seat, amount)?;
+        self.put_side(seat, si, usize::from(bet), amount, io);
+        Ok(())
+    }
+
+    /// The table has a side bet `bet`.
+    #[inline(always)]
+    fn side_exists(&self, bet: u8) -> Result<(), ActionError> {
+        if usize::from(bet) < self.table.cfg.sides.len() {
+            Ok(())
+        } else {
+            Err(ActionError::UnknownSideBet { bet })
+        }
+    }
+
+    /// [`Self::check_side_amount`] unless this amount on side bet `k` passed before.
+    #[inline(always)]
+    fn check_side(&self, k: usize, amount: Money) -> Result<(), ActionError> {
         if Some(amount) != self.verified_side[k] {
             self.check_side_amount(k, amount)?;
         }
-        self.check_wager_funds(seat, amount)?;
+        Ok(())
+    }
+
+    /// Puts a checked side bet `k` on spot `si`, which holds a main bet.
+    #[inline(always)]
+    fn put_side<I: Io>(&mut self, seat: u8, si: u8, k: usize, amount: Money, io: &mut I) {
         self.verified_side[k] = Some(amount);
         self.balances[usize::from(seat)] -= amount;
         let s = &mut self.spots[usize::from(si)];
-        s.side[usize::from(bet)] = amount;
-        s.side_state[usize::from(bet)] = SideState::Open;
+        s.side[k] = amount;
+        s.side_state[k] = SideState::Open;
         self.sides_placed = true;
         io.emit(Event::Moved(Move {
             from: Account::Seat { seat },
             to: Account::Felt,
             amount,
             at: self.place(si, 0),
-            bet: BetKind::Side(id),
+            bet: BetKind::Side(self.table.cfg.sides[k].id),
             why: Why::Wager,
         }));
+    }
+
+    /// [`Round::place_spot`]: every check first (the funds once, for the whole), then
+    /// the bets in the order of [`SpotBets::actions`].
+    #[inline(always)]
+    pub(crate) fn place_spot_io<I: Io>(
+        &mut self,
+        bets: &SpotBets,
+        io: &mut I,
+    ) -> Result<(), ActionError> {
+        let SpotBets {
+            seat,
+            spot,
+            main,
+            sides,
+        } = *bets;
+        let si = self.check_bet(seat, spot, main)?;
+        if sides == [Money::ZERO; MAX_SIDE_BETS] {
+            self.check_wager_funds(seat, main)?;
+            self.put_bet(seat, si, main, io);
+            return Ok(());
+        }
+        // An empty spot holds no side bet, so each may be placed once the main bet is.
+        let mut total = main;
+        for (k, &amount) in sides.iter().enumerate() {
+            if amount != Money::ZERO {
+                self.side_exists(k as u8)?;
+                self.check_side(k, amount)?;
+                total += amount;
+            }
+        }
+        self.check_wager_funds(seat, total)?;
+        self.put_bet(seat, si, main, io);
+        for (k, &amount) in sides.iter().enumerate() {
+            if amount != Money::ZERO {
+                self.put_side(seat, si, k, amount, io);
+            }
+        }
         Ok(())
     }
 

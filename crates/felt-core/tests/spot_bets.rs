@@ -1,0 +1,158 @@
+//! `Round::place_spot` is a spot's bets placed one by one (`SpotBets::actions`), all or
+//! nothing (C-10): the same events and the same round when the actions pass, the same
+//! error when one fails its checks, and the funds checked once for the whole.
+
+use felt_core::round::{ActionError, SpotBets, MAX_SIDE_BETS};
+use felt_core::{presets, Event, MemoryMeters, Money, NoopSink, Round, Table};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A table of preset `name` with three seats holding `balance` each, betting open.
+fn open(name: &str, balance: Money) -> (Table, Round<ChaCha8Rng>) {
+    let rules = presets::load(name).unwrap().unwrap();
+    let table = Table::new(&rules).unwrap();
+    let mut round = table
+        .round(
+            table.new_shoe(),
+            ChaCha8Rng::seed_from_u64(3),
+            &[balance; 3],
+        )
+        .unwrap();
+    round.begin(&mut NoopSink).unwrap();
+    (table, round)
+}
+
+/// An amount near the limits `min..=max` by `inc`: mostly good, sometimes not.
+fn amount(rng: &mut ChaCha8Rng, min: Money, max: Money, inc: Money) -> Money {
+    match rng.gen_range(0..12) {
+        0 => Money::ZERO,
+        1 => Money(rng.gen_range(-100..=max.0 * 2 + 1)),
+        2 => max + inc,
+        3 => min - inc,
+        4 => min + Money(1),
+        _ => {
+            let steps = ((max.0 - min.0) / inc.0.max(1)).min(20);
+            Money(min.0 + inc.0 * rng.gen_range(0..=steps))
+        }
+    }
+}
+
+/// Random bets on a random spot of `table`, a few of them on seats, spots or side bets
+/// the table does not have.
+fn random_bets(rng: &mut ChaCha8Rng, table: &Table) -> SpotBets {
+    let rules = table.rules();
+    let main = rules.main_bet();
+    let mut sides = [Money::ZERO; MAX_SIDE_BETS];
+    for (k, s) in sides.iter_mut().enumerate() {
+        *s = match rules.side_bets().get(k) {
+            Some(b) if rng.gen_bool(0.8) => {
+                amount(rng, b.limits().min, b.limits().max, b.limits().increment)
+            }
+            Some(_) => Money::ZERO,
+            None if rng.gen_bool(0.05) => main.min,
+            None => Money::ZERO,
+        };
+    }
+    SpotBets {
+        seat: rng.gen_range(0..4),
+        spot: rng.gen_range(0..=table.spots_per_seat()),
+        main: amount(rng, main.min, main.max, main.increment),
+        sides,
+    }
+}
+
+/// The bets placed one action at a time: the events, or the first refusal.
+fn one_by_one(round: &mut Round<ChaCha8Rng>, bets: &SpotBets) -> Result<Vec<Event>, ActionError> {
+    let mut events = Vec::new();
+    let mut meters = MemoryMeters::default();
+    for a in bets.actions() {
+        round.apply(a, &mut meters, &mut events)?;
+    }
+    Ok(events)
+}
+
+fn is_funds(e: &ActionError) -> bool {
+    matches!(
+        e,
+        ActionError::InsufficientBalance { .. } | ActionError::BalanceOverLimit { .. }
+    )
+}
+
+#[test]
+fn c_10_a_spots_bets_placed_together_are_its_actions_one_by_one() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut placed, mut refused) = (0, 0);
+    for name in presets::names() {
+        // Funds for any bets: only the checks of the bets can refuse them.
+        let (table, fresh) = open(name, Money::cents(100_000_000));
+        for case in 0..2_000 {
+            let mut round = fresh.clone();
+            // Now and then the spot already holds bets.
+            if case % 5 == 0 {
+                let earlier = random_bets(&mut rng, &table);
+                let _ = round.place_spot(&earlier, &mut NoopSink);
+            }
+            let bets = random_bets(&mut rng, &table);
+            let mut together = round.clone();
+            let mut events = Vec::new();
+            let got = together.place_spot(&bets, &mut events);
+            let mut apart = round.clone();
+            match one_by_one(&mut apart, &bets) {
+                Ok(expected) => {
+                    assert_eq!(got, Ok(()), "{name}: {bets:?}");
+                    assert_eq!(events, expected, "{name}: {bets:?}");
+                    assert!(together == apart, "{name}: {bets:?} left another round");
+                    placed += 1;
+                }
+                Err(e) => {
+                    assert!(!is_funds(&e), "{name}: {e}");
+                    assert_eq!(got, Err(e), "{name}: {bets:?}");
+                    assert!(events.is_empty(), "{name}: a refusal told {events:?}");
+                    assert!(together == round, "{name}: {bets:?} refused, but placed");
+                    refused += 1;
+                }
+            }
+        }
+    }
+    // Both courses were taken often.
+    assert!(
+        placed > 1_000 && refused > 1_000,
+        "{placed} placed, {refused} refused"
+    );
+}
+
+#[test]
+fn c_10_a_spots_bets_are_refused_whole_when_the_funds_cover_each_but_not_all() {
+    let (table, _) = open("blackjack-bonus", Money::ZERO);
+    let rules = table.rules();
+    let main = rules.main_bet().min;
+    let mut sides = [Money::ZERO; MAX_SIDE_BETS];
+    for (s, b) in sides.iter_mut().zip(rules.side_bets()) {
+        *s = b.limits().min;
+    }
+    let total = sides.iter().fold(main, |t, &s| t + s);
+    let bets = SpotBets {
+        seat: 0,
+        spot: 0,
+        main,
+        sides,
+    };
+    // One cent short of the whole, enough for any one bet or all but one.
+    let (_, mut round) = open("blackjack-bonus", total - Money(1));
+    assert!(one_by_one(&mut round.clone(), &bets).is_err());
+    let before = round.clone();
+    let mut events = Vec::new();
+    assert_eq!(
+        round.place_spot(&bets, &mut events),
+        Err(ActionError::InsufficientBalance {
+            needed: total,
+            balance: total - Money(1),
+        })
+    );
+    assert!(events.is_empty() && round == before);
+    // With the whole, every bet is placed and the seat holds nothing more.
+    let (_, mut round) = open("blackjack-bonus", total);
+    round.place_spot(&bets, &mut events).unwrap();
+    assert_eq!(events.len(), 1 + rules.side_bets().len());
+    assert_eq!(round.balance(0), Some(Money::ZERO));
+}
