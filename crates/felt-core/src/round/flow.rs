@@ -565,16 +565,20 @@ impl<R: RngCore + CryptoRng> Round<R> {
         t < 17 || (t == 17 && self.dealer.is_soft() && self.table.cfg.h17)
     }
 
-    /// Whether a hand still needs the dealer's total.
-    #[inline]
+    /// Whether a hand still needs the dealer's total. Compiled into its callers: out
+    /// of line, the simulator's main game took about 15 instructions a round more.
+    #[inline(always)]
     pub(crate) fn live_hands(&self) -> bool {
         let mh = self.mh();
-        self.order.iter().any(|&si| {
-            let s = usize::from(si);
-            self.hands[s * mh..s * mh + usize::from(self.spots[s].nhands)]
-                .iter()
-                .any(|h| !h.settled && h.status == Status::Stood)
-        })
+        for o in 0..self.order.len() {
+            let s = usize::from(self.order[o]);
+            for h in &self.hands[s * mh..s * mh + usize::from(self.spots[s].nhands)] {
+                if !h.settled && h.status == Status::Stood {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Ends the round: the cards go to the rack.
