@@ -21,7 +21,7 @@ pub use meter::{MemoryMeters, MeterChange, MeterId, Meters, NoMeters};
 pub use money::{Basis, Money, Payout, Ratio};
 pub use round::{
     Action, ActionError, Decision, DecisionContext, Event, EventSink, Legal, NoopSink, Phase,
-    PublicEvent, Round, Strategy, Table, TableError, Turn, View,
+    PublicEvent, Round, SpotBets, Strategy, Table, TableError, Turn, View,
 };
 pub use rules::{Rules, RulesError};
 pub use shoe::{Shoe, ShoeError};

@@ -1,9 +1,9 @@
 //! `Round::place_spot` is a spot's bets placed one by one (`SpotBets::actions`), all or
-//! nothing (C-10): the same events and the same round when the actions pass, the same
-//! error when one fails its checks, and the funds checked once for the whole.
+//! nothing (C-10): the same events and the same round when the actions pass; the same
+//! error when one of them is refused, funds included, and then nothing placed.
 
-use felt_core::round::{ActionError, SpotBets, MAX_SIDE_BETS};
-use felt_core::{presets, Event, MemoryMeters, Money, NoopSink, Round, Table};
+use felt_core::round::{ActionError, SpotBets, MAX_BALANCE, MAX_SIDE_BETS};
+use felt_core::{presets, Action, Event, MemoryMeters, Money, NoopSink, Round, Table};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -71,58 +71,120 @@ fn one_by_one(round: &mut Round<ChaCha8Rng>, bets: &SpotBets) -> Result<Vec<Even
     Ok(events)
 }
 
-fn is_funds(e: &ActionError) -> bool {
-    matches!(
-        e,
-        ActionError::InsufficientBalance { .. } | ActionError::BalanceOverLimit { .. }
-    )
+/// A seat's balance: none, a little, some, plenty, or above what a seat may bet from.
+fn balance(rng: &mut ChaCha8Rng) -> Money {
+    match rng.gen_range(0..6) {
+        0 => Money::ZERO,
+        1 => Money(rng.gen_range(1..=2_000)),
+        2 => Money(rng.gen_range(2_000..=200_000)),
+        3 => MAX_BALANCE + Money(1),
+        _ => Money::cents(100_000_000),
+    }
+}
+
+/// A round of preset `name` whose seats hold random balances, at a random point:
+/// mostly betting (some spots already bet), sometimes not yet begun or dealt.
+fn some_round(rng: &mut ChaCha8Rng, name: &str) -> (Table, Round<ChaCha8Rng>) {
+    let rules = presets::load(name).unwrap().unwrap();
+    let table = Table::new(&rules).unwrap();
+    let balances = [balance(rng), balance(rng), balance(rng)];
+    let mut round = table
+        .round(
+            table.new_shoe(),
+            ChaCha8Rng::seed_from_u64(rng.gen()),
+            &balances,
+        )
+        .unwrap();
+    if rng.gen_range(0..20) == 0 {
+        return (table, round); // not begun: no betting
+    }
+    round.begin(&mut NoopSink).unwrap();
+    for _ in 0..rng.gen_range(0..3) {
+        let earlier = random_bets(rng, &table);
+        let _ = round.place_spot(&earlier, &mut NoopSink);
+    }
+    match rng.gen_range(0..20) {
+        // Dealt: too late to bet.
+        0 => {
+            let _ = round.apply(
+                Action::Deal,
+                &mut MemoryMeters::for_table(&table),
+                &mut NoopSink,
+            );
+        }
+        // A spot's bets withdrawn: an empty spot again.
+        1 => {
+            let (seat, spot) = (
+                rng.gen_range(0..3),
+                rng.gen_range(0..table.spots_per_seat()),
+            );
+            let _ = round.apply(
+                Action::Withdraw { seat, spot },
+                &mut MemoryMeters::default(),
+                &mut NoopSink,
+            );
+        }
+        _ => {}
+    }
+    (table, round)
 }
 
 #[test]
 fn c_10_a_spots_bets_placed_together_are_its_actions_one_by_one() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let (mut placed, mut refused) = (0, 0);
+    let mut placed = 0;
+    let mut refused = std::collections::BTreeMap::<String, u32>::new();
     for name in presets::names() {
-        // Funds for any bets: only the checks of the bets can refuse them.
-        let (table, fresh) = open(name, Money::cents(100_000_000));
-        for case in 0..2_000 {
-            let mut round = fresh.clone();
-            // Now and then the spot already holds bets.
-            if case % 5 == 0 {
-                let earlier = random_bets(&mut rng, &table);
-                let _ = round.place_spot(&earlier, &mut NoopSink);
-            }
+        for _ in 0..3_000 {
+            let (table, round) = some_round(&mut rng, name);
             let bets = random_bets(&mut rng, &table);
             let mut together = round.clone();
             let mut events = Vec::new();
             let got = together.place_spot(&bets, &mut events);
-            let mut apart = round.clone();
-            match one_by_one(&mut apart, &bets) {
+            match one_by_one(&mut round.clone(), &bets) {
                 Ok(expected) => {
+                    let mut apart = round.clone();
+                    one_by_one(&mut apart, &bets).unwrap();
                     assert_eq!(got, Ok(()), "{name}: {bets:?}");
                     assert_eq!(events, expected, "{name}: {bets:?}");
                     assert!(together == apart, "{name}: {bets:?} left another round");
                     placed += 1;
                 }
                 Err(e) => {
-                    assert!(!is_funds(&e), "{name}: {e}");
                     assert_eq!(got, Err(e), "{name}: {bets:?}");
                     assert!(events.is_empty(), "{name}: a refusal told {events:?}");
                     assert!(together == round, "{name}: {bets:?} refused, but placed");
-                    refused += 1;
+                    let kind = format!("{e:?}");
+                    *refused
+                        .entry(kind[..kind.find([' ', '{']).unwrap_or(kind.len())].to_string())
+                        .or_default() += 1;
                 }
             }
         }
     }
-    // Both courses were taken often.
-    assert!(
-        placed > 1_000 && refused > 1_000,
-        "{placed} placed, {refused} refused"
-    );
+    // Both courses were taken often, and the refusals include every kind of check.
+    assert!(placed > 2_000, "{placed} placed");
+    for kind in [
+        "BetOutsideLimits",
+        "WrongIncrement",
+        "UnknownSeat",
+        "UnknownSpot",
+        "UnknownSideBet",
+        "AlreadyBet",
+        "InsufficientBalance",
+        "BalanceOverLimit",
+        "NotBetting",
+        "LateBet",
+    ] {
+        assert!(
+            refused.get(kind).copied().unwrap_or(0) > 10,
+            "{kind}: {refused:?}"
+        );
+    }
 }
 
 #[test]
-fn c_10_a_spots_bets_are_refused_whole_when_the_funds_cover_each_but_not_all() {
+fn c_10_a_spots_bets_are_refused_whole_where_the_actions_stop_at_the_last() {
     let (table, _) = open("blackjack-bonus", Money::ZERO);
     let rules = table.rules();
     let main = rules.main_bet().min;
@@ -130,6 +192,7 @@ fn c_10_a_spots_bets_are_refused_whole_when_the_funds_cover_each_but_not_all() {
     for (s, b) in sides.iter_mut().zip(rules.side_bets()) {
         *s = b.limits().min;
     }
+    let last = sides[rules.side_bets().len() - 1];
     let total = sides.iter().fold(main, |t, &s| t + s);
     let bets = SpotBets {
         seat: 0,
@@ -137,18 +200,18 @@ fn c_10_a_spots_bets_are_refused_whole_when_the_funds_cover_each_but_not_all() {
         main,
         sides,
     };
-    // One cent short of the whole, enough for any one bet or all but one.
+    // One cent short of the whole: the actions place every bet but the last.
     let (_, mut round) = open("blackjack-bonus", total - Money(1));
-    assert!(one_by_one(&mut round.clone(), &bets).is_err());
+    let refusal = ActionError::InsufficientBalance {
+        needed: last,
+        balance: last - Money(1),
+    };
+    let mut apart = round.clone();
+    assert_eq!(one_by_one(&mut apart, &bets), Err(refusal));
+    assert_eq!(apart.balance(0), Some(last - Money(1)));
     let before = round.clone();
     let mut events = Vec::new();
-    assert_eq!(
-        round.place_spot(&bets, &mut events),
-        Err(ActionError::InsufficientBalance {
-            needed: total,
-            balance: total - Money(1),
-        })
-    );
+    assert_eq!(round.place_spot(&bets, &mut events), Err(refusal));
     assert!(events.is_empty() && round == before);
     // With the whole, every bet is placed and the seat holds nothing more.
     let (_, mut round) = open("blackjack-bonus", total);

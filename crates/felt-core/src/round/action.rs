@@ -61,7 +61,7 @@ pub struct SpotBets {
 
 impl SpotBets {
     /// The actions that place these bets one by one, in order.
-    pub fn actions(&self) -> impl Iterator<Item = Action> + '_ {
+    pub fn actions(&self) -> impl Iterator<Item = Action> {
         let (seat, spot) = (self.seat, self.spot);
         let main = Action::Bet {
             seat,

@@ -226,7 +226,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         if s.side_state[usize::from(bet)] != SideState::Off {
             return Err(ActionError::AlreadyBet { seat, spot });
         }
-        self.check_side(usize::from(bet), amount)?;
+        self.check_side_cached(usize::from(bet), amount)?;
         self.check_wager_funds(seat, amount)?;
         self.put_side(seat, si, usize::from(bet), amount, io);
         Ok(())
@@ -244,7 +244,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// [`Self::check_side_amount`] unless this amount on side bet `k` passed before.
     #[inline(always)]
-    fn check_side(&self, k: usize, amount: Money) -> Result<(), ActionError> {
+    fn check_side_cached(&self, k: usize, amount: Money) -> Result<(), ActionError> {
         if Some(amount) != self.verified_side[k] {
             self.check_side_amount(k, amount)?;
         }
@@ -254,6 +254,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Puts a checked side bet `k` on spot `si`, which holds a main bet.
     #[inline(always)]
     fn put_side<I: Io>(&mut self, seat: u8, si: u8, k: usize, amount: Money, io: &mut I) {
+        debug_assert!(self.spots[usize::from(si)].nhands != 0);
         self.verified_side[k] = Some(amount);
         self.balances[usize::from(seat)] -= amount;
         let s = &mut self.spots[usize::from(si)];
@@ -270,8 +271,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }));
     }
 
-    /// [`Round::place_spot`]: every check first (the funds once, for the whole), then
-    /// the bets in the order of [`SpotBets::actions`].
+    /// [`Round::place_spot`]: every check of [`SpotBets::actions`] in their order, each
+    /// bet's funds against what the bets before it leave, then the bets.
     #[inline(always)]
     pub(crate) fn place_spot_io<I: Io>(
         &mut self,
@@ -285,21 +286,29 @@ impl<R: RngCore + CryptoRng> Round<R> {
             sides,
         } = *bets;
         let si = self.check_bet(seat, spot, main)?;
+        self.check_wager_funds(seat, main)?;
         if sides == [Money::ZERO; MAX_SIDE_BETS] {
-            self.check_wager_funds(seat, main)?;
             self.put_bet(seat, si, main, io);
             return Ok(());
         }
         // An empty spot holds no side bet, so each may be placed once the main bet is.
-        let mut total = main;
+        debug_assert!(self.spots[usize::from(si)].side_state == [SideState::Off; MAX_SIDE_BETS]);
+        // The balance the actions would leave before each side bet: within the limit,
+        // as the main bet's check found it, and only ever lower.
+        let mut left = self.balances[usize::from(seat)] - main;
         for (k, &amount) in sides.iter().enumerate() {
             if amount != Money::ZERO {
                 self.side_exists(k as u8)?;
-                self.check_side(k, amount)?;
-                total += amount;
+                self.check_side_cached(k, amount)?;
+                if amount > left {
+                    return Err(ActionError::InsufficientBalance {
+                        needed: amount,
+                        balance: left,
+                    });
+                }
+                left -= amount;
             }
         }
-        self.check_wager_funds(seat, total)?;
         self.put_bet(seat, si, main, io);
         for (k, &amount) in sides.iter().enumerate() {
             if amount != Money::ZERO {

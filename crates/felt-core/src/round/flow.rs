@@ -566,7 +566,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     }
 
     /// Whether a hand still needs the dealer's total. Compiled into its callers: out
-    /// of line, the simulator's main game took about 15 instructions a round more.
+    /// of line, the simulator's main game took about 10 instructions a round more.
     #[inline(always)]
     pub(crate) fn live_hands(&self) -> bool {
         let mh = self.mh();
