@@ -542,10 +542,6 @@ pub(crate) fn run_chunk(
     };
     let nsides = plan.sides.len();
     let spots = i64::from(plan.spots);
-    let mut side_amounts = [Money::ZERO; MAX_SIDE_BETS];
-    for (a, &m) in side_amounts.iter_mut().zip(&plan.side_min) {
-        *a = Money(m);
-    }
     let mut run = Running::new(cp);
     let mut in_play = cp.wong_in.is_none();
     // The bins' rounds, folded into their accumulators at the end: a bin's stakes are
@@ -584,21 +580,20 @@ pub(crate) fn run_chunk(
                 }
             }
         }
-        for seat in 0..plan.seats {
-            for spot in 0..plan.spots {
-                let amount = Money(if seat == 0 { bet } else { cp.table_min });
-                let bets = SpotBets {
-                    seat,
-                    spot,
-                    main: amount,
-                    sides: if seat == 0 && sides {
-                        side_amounts
-                    } else {
-                        [Money::ZERO; MAX_SIDE_BETS]
-                    },
-                };
-                round.place_spot(&bets, &mut sink)?;
-            }
+        // The plan's spots in order, the counter (seat 0) at its ramp's bet and with the
+        // side bets (at their minimums) where the count calls for them.
+        for b in &plan.bets {
+            let counter = b.seat == 0;
+            let bets = SpotBets {
+                main: Money(if counter { bet } else { cp.table_min }),
+                sides: if counter && sides {
+                    b.sides
+                } else {
+                    [Money::ZERO; MAX_SIDE_BETS]
+                },
+                ..*b
+            };
+            round.place_spot(&bets, &mut sink)?;
         }
         round.play_auto(&mut decide, &mut meters, &mut sink)?;
         let t = &mut sink.tally;

@@ -319,8 +319,9 @@ pub(crate) struct Plan {
     /// With a count: the strategy flagged where the counter's index plays may apply.
     pub(crate) indexed: Option<StrategyTable>,
     pub(crate) sides: Vec<SideInfo>,
-    /// Seat 0..seats, each with `spots` spots: the bets of one round, in order.
-    bets: Vec<SpotBets>,
+    /// Seat 0..seats, each with `spots` spots: the bets of one round, in order (the
+    /// side bets at their minimums, none with `--main-only`).
+    pub(crate) bets: Vec<SpotBets>,
     pub(crate) seats: u8,
     /// Spots per seat.
     pub(crate) spots: u8,
