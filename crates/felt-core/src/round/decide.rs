@@ -414,7 +414,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             .filter(|&k| sides[k].progressive.is_some())
             .fold(0u32, |m, k| m | 1 << k);
         let mut checked = 0u32;
-        for s in &self.spots {
+        for s in self.spots.live() {
             if checked == all {
                 break;
             }

@@ -30,13 +30,18 @@ impl<R: RngCore + CryptoRng> Round<R> {
         Place { seat, spot, hand }
     }
 
-    #[inline]
+    /// The dealer's up card ([`super::NO_CARD`] before it is dealt).
+    #[inline(always)]
     pub(crate) fn up_card(&self) -> Card {
-        self.dealer
-            .cards()
-            .get(1)
-            .copied()
-            .unwrap_or(super::NO_CARD)
+        debug_assert_eq!(
+            self.up,
+            self.dealer
+                .cards()
+                .get(1)
+                .copied()
+                .unwrap_or(super::NO_CARD)
+        );
+        self.up
     }
 
     /// Whether the up card lets the dealer hold a natural.
@@ -63,6 +68,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         }
         self.order.clear();
         self.dealer.clear();
+        self.up = super::NO_CARD;
         self.hole_turned = false;
         self.natural_known = None;
         self.sides_placed = false;
@@ -470,6 +476,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
             return false;
         };
         self.dealer.push(c);
+        if self.dealer.len() == 2 {
+            self.up = c;
+        }
         io.emit(Event::Dealt {
             to: Target::Dealer,
             card: c,
@@ -572,7 +581,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let mh = self.mh();
         for o in 0..self.order.len() {
             let s = usize::from(self.order[o]);
-            for h in &self.hands[s * mh..s * mh + usize::from(self.spots[s].nhands)] {
+            for h in &self.hands.live()[s * mh..s * mh + usize::from(self.spots[s].nhands)] {
                 if !h.settled && h.status == Status::Stood {
                     return true;
                 }
@@ -595,7 +604,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let base = usize::from(si) * self.mh();
         let n = usize::from(self.spots[usize::from(si)].nhands);
         let at = base + usize::from(h) + 1;
-        self.hands.copy_within(at..base + n, at + 1);
+        self.hands.live_mut().copy_within(at..base + n, at + 1);
         self.hands[at] = new;
         self.spots[usize::from(si)].nhands += 1;
     }

@@ -16,6 +16,7 @@ mod decide;
 mod event;
 mod flow;
 mod settle;
+mod slots;
 mod table;
 mod view;
 
@@ -255,10 +256,15 @@ pub struct Round<R> {
     pub(crate) round_no: u64,
     pub(crate) stage: Stage,
     pub(crate) auto: bool,
-    pub(crate) spots: Vec<Spot>,
-    pub(crate) hands: Vec<PHand>,
+    /// The table's spots by spot index (seat times spots per seat plus spot).
+    pub(crate) spots: slots::Slots<Spot, SPOT_SLOTS>,
+    /// Each spot's hands: spot index times `max_hands` plus the hand.
+    pub(crate) hands: slots::Slots<PHand, HAND_SLOTS>,
     pub(crate) order: SpotOrder,
     pub(crate) dealer: Hand,
+    /// The dealer's second card, the up card, once dealt ([`NO_CARD`] before): read at
+    /// every decision.
+    pub(crate) up: Card,
     pub(crate) hole_turned: bool,
     /// `Some(true)`: the dealer's natural is known; `Some(false)`: known not to be there.
     pub(crate) natural_known: Option<bool>,
@@ -365,6 +371,13 @@ pub(crate) const MAX_SPOTS: usize = MAX_SEATS * 7;
 pub(crate) const SPOT_SLOTS: usize = 64;
 const _: () = assert!(SPOT_SLOTS.is_power_of_two() && SPOT_SLOTS >= MAX_SPOTS);
 
+/// The most hands a spot can hold (`player.max_split_hands` is 1 to 8).
+pub(crate) const MAX_HANDS: usize = 8;
+
+/// Slots of [`Round::hands`]: room for every spot's hands, a power of two.
+pub(crate) const HAND_SLOTS: usize = SPOT_SLOTS * MAX_HANDS;
+const _: () = assert!(HAND_SLOTS.is_power_of_two());
+
 impl PartialEq for Table {
     fn eq(&self, other: &Table) -> bool {
         std::sync::Arc::ptr_eq(&self.cfg, &other.cfg)
@@ -411,10 +424,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
             round_no: 0,
             stage: Stage::Done,
             auto: true,
-            spots: vec![Spot::EMPTY; nspots],
-            hands: vec![PHand::new(Money::ZERO); nspots * usize::from(cfg.max_hands)],
+            spots: slots::Slots::new(Spot::EMPTY, nspots),
+            hands: slots::Slots::new(PHand::new(Money::ZERO), nspots * usize::from(cfg.max_hands)),
             order: SpotOrder::EMPTY,
             dealer: Hand::EMPTY,
+            up: NO_CARD,
             hole_turned: false,
             natural_known: None,
             sides_placed: false,
@@ -676,7 +690,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The chips on the felt: every stake placed and not yet settled.
     pub fn felt(&self) -> Money {
         let mut t = Money::ZERO;
-        for (i, s) in self.spots.iter().enumerate() {
+        for (i, s) in self.spots.live().iter().enumerate() {
             for (k, st) in s.side_state.iter().enumerate() {
                 if *st != SideState::Off {
                     t += s.side[k];
@@ -684,7 +698,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             }
             t += s.insurance;
             let base = i * usize::from(self.table.cfg.max_hands);
-            for h in &self.hands[base..base + usize::from(s.nhands)] {
+            for h in &self.hands.live()[base..base + usize::from(s.nhands)] {
                 if !h.settled {
                     t += h.total_stake();
                 }
@@ -697,11 +711,16 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// particular order: for conservation checks.
     pub fn cards_in_play(&self) -> impl Iterator<Item = Card> + '_ {
         let mh = usize::from(self.table.cfg.max_hands);
-        let players = self.spots.iter().enumerate().flat_map(move |(i, s)| {
-            self.hands[i * mh..i * mh + usize::from(s.nhands)]
-                .iter()
-                .flat_map(|h| h.hand.cards().iter().copied())
-        });
+        let players = self
+            .spots
+            .live()
+            .iter()
+            .enumerate()
+            .flat_map(move |(i, s)| {
+                self.hands.live()[i * mh..i * mh + usize::from(s.nhands)]
+                    .iter()
+                    .flat_map(|h| h.hand.cards().iter().copied())
+            });
         let dealer: &[Card] = if matches!(self.stage, Stage::Done) {
             &[]
         } else {

@@ -109,12 +109,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let cfg = &self.table.cfg;
         let mh = self.mh();
         let mut spots = Vec::new();
-        for (i, s) in self.spots.iter().enumerate() {
+        for (i, s) in self.spots.live().iter().enumerate() {
             if s.nhands == 0 {
                 continue;
             }
             let p = self.place(i as u8, 0);
-            let hands = self.hands[i * mh..i * mh + usize::from(s.nhands)]
+            let hands = self.hands.live()[i * mh..i * mh + usize::from(s.nhands)]
                 .iter()
                 .map(|h| HandView {
                     cards: h.hand.cards().to_vec(),
