@@ -89,7 +89,8 @@ impl Hand {
         }
         self.cards[i] = c;
         self.len += 1;
-        self.hard = self.hard.saturating_add(c.value());
+        // At most 21 cards of at most 10 each: the hard total stays below 256.
+        self.hard += c.value();
         self.has_ace |= c.rank == Rank::Ace;
         self.best = best_total(self.hard, self.has_ace);
         true

@@ -20,8 +20,10 @@ pub(crate) enum PlayState {
 }
 
 impl<R: RngCore + CryptoRng> Round<R> {
+    /// The stride of a spot's hands in [`Round::hands`] (see [`super::MAX_HANDS`]).
+    #[inline(always)]
     pub(crate) fn mh(&self) -> usize {
-        usize::from(self.max_hands)
+        super::MAX_HANDS
     }
 
     #[inline]

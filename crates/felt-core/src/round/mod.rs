@@ -258,7 +258,8 @@ pub struct Round<R> {
     pub(crate) auto: bool,
     /// The table's spots by spot index (seat times spots per seat plus spot).
     pub(crate) spots: slots::Slots<Spot, SPOT_SLOTS>,
-    /// Each spot's hands: spot index times `max_hands` plus the hand.
+    /// Each spot's hands: spot index times [`MAX_HANDS`] plus the hand (a fixed stride,
+    /// whatever the table's limit, so a hand's slot is worked out without a load).
     pub(crate) hands: slots::Slots<PHand, HAND_SLOTS>,
     pub(crate) order: SpotOrder,
     pub(crate) dealer: Hand,
@@ -276,8 +277,6 @@ pub struct Round<R> {
     pub(crate) third_waits: bool,
     /// Whether insurance was placed this round (if not, none is on the felt).
     pub(crate) insured: bool,
-    /// The table's hands per spot, kept here: read at every step.
-    pub(crate) max_hands: u8,
     /// The seat and the seat's spot of each spot index.
     pub(crate) seat_spot: [(u8, u8); SPOT_SLOTS],
     /// A main-bet amount known to pass the table's checks (limits, increment, exact
@@ -408,6 +407,8 @@ impl<R: RngCore + CryptoRng> Round<R> {
             b[i] = m;
         }
         let nspots = balances.len() * usize::from(cfg.spots);
+        // The rules allow 1 to 8 hands a spot (`rules::validate`): each fits its stride.
+        debug_assert!(usize::from(cfg.max_hands) <= MAX_HANDS);
         let mut seat_spot = [(0, 0); SPOT_SLOTS];
         for (i, p) in seat_spot.iter_mut().enumerate() {
             *p = (
@@ -425,7 +426,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             stage: Stage::Done,
             auto: true,
             spots: slots::Slots::new(Spot::EMPTY, nspots),
-            hands: slots::Slots::new(PHand::new(Money::ZERO), nspots * usize::from(cfg.max_hands)),
+            hands: slots::Slots::new(PHand::new(Money::ZERO), nspots * MAX_HANDS),
             order: SpotOrder::EMPTY,
             dealer: Hand::EMPTY,
             up: NO_CARD,
@@ -435,7 +436,6 @@ impl<R: RngCore + CryptoRng> Round<R> {
             natural_waits: false,
             third_waits: false,
             insured: false,
-            max_hands: cfg.max_hands,
             seat_spot,
             verified_main: None,
             verified_side: [None; MAX_SIDE_BETS],
@@ -697,7 +697,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
             }
             t += s.insurance;
-            let base = i * usize::from(self.table.cfg.max_hands);
+            let base = i * self.mh();
             for h in &self.hands.live()[base..base + usize::from(s.nhands)] {
                 if !h.settled {
                     t += h.total_stake();
@@ -710,7 +710,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// Every card in play this round (players' hands and the dealer's), in no
     /// particular order: for conservation checks.
     pub fn cards_in_play(&self) -> impl Iterator<Item = Card> + '_ {
-        let mh = usize::from(self.table.cfg.max_hands);
+        let mh = self.mh();
         let players = self
             .spots
             .live()
