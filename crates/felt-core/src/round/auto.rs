@@ -133,7 +133,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// One decision of hand `h` of the `o`-th spot in play (its state is
     /// [`PlayState::Decide`]): the strategy is asked and its decision applied as
     /// [`Round::decide_with`] would.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn auto_decide<F, I: Io>(
         &mut self,
         o: u8,
