@@ -168,7 +168,8 @@ impl Hand {
     /// Whether the hand is a two-card 21 (a natural only on an unsplit spot, C-7).
     #[inline]
     pub fn is_two_card_21(&self) -> bool {
-        self.len == 2 && self.total() == 21
+        // The total first: 21 is rare, so one compare usually settles it.
+        self.total() == 21 && self.len == 2
     }
 
     /// Whether the two cards are a pair: same value, or same rank when `by_rank` (C-1).

@@ -8,6 +8,7 @@
 use super::action::ActionError;
 use super::event::Event;
 use super::flow::PlayState;
+use super::Decision;
 use super::{Io, Round, Stage, Status, Strategy};
 use rand_core::{CryptoRng, RngCore};
 
@@ -110,7 +111,21 @@ impl<R: RngCore + CryptoRng> Round<R> {
                     return Ok(());
                 }
                 PlayState::Chance => self.play_chance(o, h, io),
-                PlayState::Decide => self.auto_decide(o, h, strategy, io)?,
+                PlayState::Decide => {
+                    let d = self.auto_decide(o, h, strategy, io)?;
+                    // A stand, a double or a surrender finishes the hand (or the shoe
+                    // ran out and the round is void): its state need not be asked again.
+                    if matches!(
+                        d,
+                        Decision::Stand | Decision::Double(_) | Decision::Surrender
+                    ) {
+                        debug_assert!(
+                            matches!(self.stage, Stage::Done)
+                                || matches!(self.play_state(o, h), PlayState::Skip)
+                        );
+                        return Ok(());
+                    }
+                }
             }
             if matches!(self.stage, Stage::Done) {
                 return Ok(());
@@ -132,7 +147,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
 
     /// One decision of hand `h` of the `o`-th spot in play (its state is
     /// [`PlayState::Decide`]): the strategy is asked and its decision applied as
-    /// [`Round::decide_with`] would.
+    /// [`Round::decide_with`] would. Returns the decision applied.
     #[inline(always)]
     pub(crate) fn auto_decide<F, I: Io>(
         &mut self,
@@ -140,7 +155,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         h: u8,
         strategy: &mut F,
         io: &mut I,
-    ) -> Result<(), ActionError>
+    ) -> Result<Decision, ActionError>
     where
         F: Strategy + ?Sized,
     {
@@ -153,9 +168,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
             // Offered, with an allowed amount: what `decide_with` would apply.
             io.emit(Event::Decided { at, decision: d });
             self.play(si, h, d, io);
-            Ok(())
         } else {
-            self.decide_with(seat, d, legal, io)
+            self.decide_with(seat, d, legal, io)?;
         }
+        Ok(d)
     }
 }
