@@ -407,8 +407,9 @@ impl<R: RngCore + CryptoRng> Round<R> {
             b[i] = m;
         }
         let nspots = balances.len() * usize::from(cfg.spots);
-        // The rules allow 1 to 8 hands a spot (`rules::validate`): each fits its stride.
-        debug_assert!(usize::from(cfg.max_hands) <= MAX_HANDS);
+        // The rules allow 1 to 8 hands a spot (`rules::validate`): each fits its stride,
+        // so a spot's hands never reach the next spot's slots.
+        assert!(usize::from(cfg.max_hands) <= MAX_HANDS);
         let mut seat_spot = [(0, 0); SPOT_SLOTS];
         for (i, p) in seat_spot.iter_mut().enumerate() {
             *p = (

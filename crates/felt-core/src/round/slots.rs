@@ -1,14 +1,27 @@
 //! Fixed storage for a round's spots and hands: a boxed array of a power-of-two size,
 //! indexed through a mask, so the hot path reads a slot without a bounds check (the
-//! index is in range by construction; debug builds assert it).
+//! index is below the slots in use by construction; debug builds assert it).
 
 use std::ops::{Index, IndexMut};
 
-/// `N` slots (a power of two) of which the first `len` are the table's.
-#[derive(Debug, Clone, PartialEq)]
+/// `N` slots (a power of two) of which the first `len` are the table's. Compared and
+/// printed by the slots in use (the others are never written).
+#[derive(Clone)]
 pub(crate) struct Slots<T, const N: usize> {
     items: Box<[T; N]>,
     len: usize,
+}
+
+impl<T: Copy + PartialEq, const N: usize> PartialEq for Slots<T, N> {
+    fn eq(&self, o: &Self) -> bool {
+        self.live() == o.live()
+    }
+}
+
+impl<T: Copy + std::fmt::Debug, const N: usize> std::fmt::Debug for Slots<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.live()).finish()
+    }
 }
 
 impl<T: Copy, const N: usize> Slots<T, N> {
@@ -67,6 +80,18 @@ mod tests {
         assert_eq!(s.live(), &[0, 0, 0, 0, 7]);
         s.live_mut()[0] = 1;
         assert_eq!(s[0], 1);
+    }
+
+    #[test]
+    fn slots_compare_and_print_by_the_slots_in_use() {
+        let a: Slots<u8, 8> = Slots::new(0, 2);
+        let mut b: Slots<u8, 8> = Slots::new(0, 2);
+        assert_eq!(a, b);
+        b[1] = 3;
+        assert_ne!(a, b);
+        assert_eq!(format!("{b:?}"), "[0, 3]");
+        let c: Slots<u8, 8> = Slots::new(0, 3);
+        assert_ne!(a, c);
     }
 
     #[test]
