@@ -219,3 +219,64 @@ fn c_10_a_spots_bets_are_refused_whole_where_the_actions_stop_at_the_last() {
     assert_eq!(events.len(), 1 + rules.side_bets().len());
     assert_eq!(round.balance(0), Some(Money::ZERO));
 }
+
+/// A round remembers the main-bet amount that last passed its checks and skips the
+/// checks for it: an amount it never checked (the least amount money holds among them)
+/// is checked and refused as on a fresh round, whatever amounts came before (a
+/// counter's ramp bets several in turn).
+#[test]
+fn c_10_a_main_bet_is_refused_as_on_a_fresh_round_whatever_was_bet_before() {
+    use felt_core::round::Phase;
+    use felt_core::{Decision, DecisionContext};
+    let rules = presets::load("blackjack-bonus").unwrap().unwrap();
+    let l = rules.main_bet();
+    let good: Vec<Money> = (0..6).map(|k| l.min + Money(l.increment.0 * k)).collect();
+    let bad = [
+        Money(i64::MIN),
+        l.min - l.increment,
+        l.max + l.increment,
+        Money::ZERO,
+    ];
+    let refusal = |amount: Money| {
+        let (_, mut fresh) = open("blackjack-bonus", Money(1_000_000));
+        let bets = SpotBets {
+            seat: 0,
+            spot: 0,
+            main: amount,
+            sides: [Money::ZERO; MAX_SIDE_BETS],
+        };
+        fresh.place_spot(&bets, &mut NoopSink).unwrap_err()
+    };
+    let (_, mut round) = open("blackjack-bonus", Money(1_000_000));
+    let mut meters = MemoryMeters::new();
+    let mut stand = |c: &DecisionContext<'_>| match c.phase {
+        Phase::PlayerTurns => Decision::Stand,
+        _ => Decision::Decline,
+    };
+    for r in 0..40 {
+        let bets = |main| SpotBets {
+            seat: 0,
+            spot: 0,
+            main,
+            sides: [Money::ZERO; MAX_SIDE_BETS],
+        };
+        // Every amount refused, as on a fresh round, and nothing changed.
+        for &b in &bad {
+            let before = round.clone();
+            assert_eq!(
+                round.place_spot(&bets(b), &mut NoopSink),
+                Err(refusal(b)),
+                "{b:?}"
+            );
+            assert!(round == before);
+        }
+        // A ramp: six amounts in turn.
+        round
+            .place_spot(&bets(good[r % good.len()]), &mut NoopSink)
+            .unwrap();
+        round
+            .play_auto(&mut stand, &mut meters, &mut NoopSink)
+            .unwrap();
+        round.begin(&mut NoopSink).unwrap();
+    }
+}
