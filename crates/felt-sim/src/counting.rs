@@ -38,7 +38,7 @@ use crate::indices::{IndexSet, IndexTable};
 use crate::sides::FlatSums;
 use crate::sim::{Plan, SimError, Tally};
 use crate::stats::BetAccumulator;
-use crate::strategy::{decision_of, full_double, HandAsk, StrategyTable};
+use crate::strategy::{decision_of, full_double, HandAsk, ResolvedIndices, StrategyTable};
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, SpotBets, MAX_BALANCE, MAX_SIDE_BETS};
@@ -452,6 +452,8 @@ impl EventSink for CountTally<'_> {
 struct Indexed<'a> {
     strategy: &'a StrategyTable,
     indices: &'a IndexTable,
+    /// The index plays worked out ahead, where they could be.
+    resolved: Option<&'a ResolvedIndices>,
     cells: &'a CountCells,
     counter: &'a TrueCounter,
 }
@@ -460,8 +462,11 @@ impl Indexed<'_> {
     /// The action code of a hand whose cell has index plays.
     #[inline(never)]
     fn hand(&self, ask: HandAsk<'_>) -> u8 {
-        self.strategy
-            .hand_indexed(ask, self.indices, || self.cells.true_count(self.counter))
+        let tc = || self.cells.true_count(self.counter);
+        if let Some(code) = self.resolved.and_then(|r| r.code(&ask, tc())) {
+            return code;
+        }
+        self.strategy.hand_indexed(ask, self.indices, tc)
     }
 
     /// An offer (insurance, even money, early surrender); index plays apply when
@@ -532,6 +537,7 @@ pub(crate) fn run_chunk(
     let indexed = Indexed {
         strategy,
         indices: &cp.indices,
+        resolved: plan.resolved.as_ref(),
         cells: &cells,
         counter,
     };

@@ -518,6 +518,19 @@ impl IndexTable {
     }
 
     /// Whether the cell of hand row `row` against up card `up` (0 = ace) has entries.
+    /// The least and the greatest bound (not open) of the hands' entries: every entry
+    /// holds or not alike at every true count below the least, and alike above the
+    /// greatest. `None` without a bound.
+    pub(crate) fn count_range(&self) -> Option<(i32, i32)> {
+        let bounds = self
+            .entries
+            .iter()
+            .flat_map(|e| [e.lo, e.hi])
+            .filter(|&b| b != i32::MIN && b != i32::MAX);
+        let lo = bounds.clone().min()?;
+        Some((lo, bounds.max()?))
+    }
+
     pub(crate) fn has_entries(&self, row: usize, up: usize) -> bool {
         self.cells.get(row * UPS + up).is_some_and(|&(_, n)| n != 0)
     }

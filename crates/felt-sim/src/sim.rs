@@ -318,6 +318,8 @@ pub(crate) struct Plan {
     pub(crate) strategy: StrategyTable,
     /// With a count: the strategy flagged where the counter's index plays may apply.
     pub(crate) indexed: Option<StrategyTable>,
+    /// With a count: its index plays worked out ahead on `indexed`, where they can be.
+    pub(crate) resolved: Option<crate::strategy::ResolvedIndices>,
     pub(crate) sides: Vec<SideInfo>,
     /// Seat 0..seats, each with `spots` spots: the bets of one round, in order (the
     /// side bets at their minimums, none with `--main-only`).
@@ -1154,10 +1156,15 @@ fn prepare(rules: &Rules, opts: &SimOptions) -> Result<Simulator, SimError> {
         }
     };
     let indexed = count.as_ref().map(|cp| strategy.flag_indexed(&cp.indices));
+    let resolved = count
+        .as_ref()
+        .zip(indexed.as_ref())
+        .and_then(|(cp, t)| t.resolve_indices(&cp.indices));
     let plan = Plan {
         table: table.clone(),
         strategy,
         indexed,
+        resolved,
         side_min: sb.iter().map(|b| b.limits.min.0).collect(),
         side_nets: if opts.main_only {
             None

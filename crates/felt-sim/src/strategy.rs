@@ -30,7 +30,7 @@
 //!   what remains of a full CD strategy is the three-plus-card decisions.
 
 use crate::indices::IndexTable;
-use felt_core::card::Card;
+use felt_core::card::{Card, Rank, Suit};
 use felt_core::round::Decisions;
 use felt_core::{Decision, DecisionContext, Money, Phase};
 use felt_math::main_game::{
@@ -352,6 +352,65 @@ impl StrategyTable {
         t
     }
 
+    /// The index plays of `ix` worked out ahead for this table flagged by
+    /// [`StrategyTable::flag_indexed`]; `None` for a table with two-card codes (a
+    /// hand's code then depends on its two cards, not on its row alone) or a set whose
+    /// counts span more than [`MAX_SPAN`].
+    pub(crate) fn resolve_indices(&self, ix: &IndexTable) -> Option<ResolvedIndices> {
+        if self.two_card.is_some() {
+            return None;
+        }
+        let (lo, hi) = ix.count_range()?;
+        let tc_lo = lo.checked_sub(1)?;
+        let span = usize::try_from(i64::from(hi) - i64::from(lo) + 3)
+            .ok()
+            .filter(|&s| s <= MAX_SPAN)?;
+        let mut cells = vec![NO_CELL; ROWS * UPS];
+        let mut codes = Vec::new();
+        for row in 0..ROWS {
+            // A hand of this row: a pair's two cards, or a total without cards (the
+            // code of a hand that is not a pair depends on its total alone).
+            let (pair, total, soft) = if row >= PAIR_ROW {
+                let v = (row - PAIR_ROW) as u8 + 1;
+                (Some(v), if v == 1 { 12 } else { 2 * v }, v == 1)
+            } else if row >= SOFT_ROW {
+                (None, (row - SOFT_ROW + 12) as u8, true)
+            } else {
+                (None, row as u8, false)
+            };
+            let card = pair
+                .and_then(Rank::from_number)
+                .map(|r| Card::new(r, Suit::Spades));
+            let two = card.map(|c| [c, c]);
+            let cards: &[Card] = two.as_ref().map_or(&[], |t| &t[..]);
+            for up in 0..UPS {
+                if self.table[(row * UPS + up) * MASKS] & INDEXED == 0 {
+                    continue;
+                }
+                cells[row * UPS + up] = u32::try_from(codes.len()).ok()?;
+                for mask in 0..MASKS {
+                    for k in 0..span {
+                        let tc = tc_lo + k as i32;
+                        let ask = HandAsk {
+                            cards,
+                            total,
+                            soft,
+                            up,
+                            mask,
+                        };
+                        codes.push(self.hand_indexed(ask, ix, || tc));
+                    }
+                }
+            }
+        }
+        Some(ResolvedIndices {
+            cells,
+            codes,
+            tc_lo,
+            span,
+        })
+    }
+
     /// On a table flagged by [`StrategyTable::flag_indexed`], a hand's action code in
     /// the player turns: the code, as [`StrategyTable::decide`] reads it, or, when
     /// `indexed` and the hand's code is flagged, the [`HandAsk`] that
@@ -489,6 +548,49 @@ impl StrategyTable {
     }
 }
 
+/// A counter's index plays worked out ahead ([`StrategyTable::resolve_indices`]): for
+/// each flagged cell (a pair's row or a total's, and the up card), each mask of the
+/// options offered and each true count in a range past every entry's bounds, the code
+/// [`StrategyTable::hand_indexed`] gives. A decision on a flagged cell is then one
+/// read, without a branch on whether each index holds.
+#[derive(Debug, Clone)]
+pub(crate) struct ResolvedIndices {
+    /// Per `row * UPS + up`: where the cell's codes start in `codes`, or [`NO_CELL`].
+    cells: Vec<u32>,
+    /// Per cell, mask and true count from `tc_lo` (`span` of them): the code.
+    codes: Vec<u8>,
+    tc_lo: i32,
+    span: usize,
+}
+
+/// A cell without index plays in [`ResolvedIndices::cells`].
+const NO_CELL: u32 = u32::MAX;
+
+/// The most true counts [`ResolvedIndices`] keeps a cell's codes for (index plays span
+/// a few counts; a set spread wider is answered as before, entry by entry).
+const MAX_SPAN: usize = 64;
+
+impl ResolvedIndices {
+    /// The code of the flagged hand `h` at true count `tc`; `None` if its cell was not
+    /// worked out.
+    #[inline(always)]
+    pub(crate) fn code(&self, h: &HandAsk<'_>, tc: i32) -> Option<u8> {
+        let row = match h.cards {
+            [c1, c2] if c1.value() == c2.value() => PAIR_ROW + usize::from(c1.value() - 1),
+            _ if h.soft => SOFT_ROW + usize::from(h.total.clamp(12, 21)) - 12,
+            _ => usize::from(h.total.min(21)),
+        };
+        let start = *self.cells.get(row * UPS + h.up)?;
+        if start == NO_CELL {
+            return None;
+        }
+        let k = (tc.clamp(self.tc_lo, self.tc_lo + self.span as i32 - 1) - self.tc_lo) as usize;
+        self.codes
+            .get(start as usize + (h.mask & (MASKS - 1)) * self.span + k)
+            .copied()
+    }
+}
+
 /// The amount a double of the hand in `c` puts up: the whole allowed, else its stake.
 #[inline(always)]
 pub(crate) fn full_double(c: &DecisionContext<'_>) -> Money {
@@ -570,6 +672,91 @@ fn cd_ranking(rules: &MainGameRules, shoe: &Shoe, a: u8, b: u8, up: u8) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The index plays worked out ahead answer every flagged hand as the entries do one
+    /// by one: hands of 2 to 5 random cards (pairs by value among them), every up card,
+    /// every mask of options and true counts far out on both sides.
+    #[test]
+    fn resolved_index_plays_are_the_entries_one_by_one() {
+        use felt_core::Rank;
+        use rand::{Rng, SeedableRng};
+        let text = include_str!("../../../indices/illustrious-18-fab-4.toml");
+        let ix = IndexTable::compile(&crate::indices::parse(text, "i18").unwrap()).unwrap();
+        for game in ["blackjack-bonus", "classic"] {
+            let rules = felt_core::presets::load(game).unwrap().unwrap();
+            let m = felt_math::mapping::main_game_rules(&rules, rules.shoe().decks).main;
+            let bs = felt_math::main_game::analyse(&m).unwrap().basic_strategy;
+            let table = StrategyTable::basic(&bs, &m).flag_indexed(&ix);
+            let resolved = table
+                .resolve_indices(&ix)
+                .expect("the set spans a few counts");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(27);
+            let (mut flagged, mut pairs) = (0, 0);
+            for _ in 0..20_000 {
+                let n = rng.gen_range(2..=5);
+                let mut cards: Vec<Card> = (0..n)
+                    .map(|_| {
+                        Card::new(
+                            Rank::ALL[rng.gen_range(0..13)],
+                            Suit::ALL[rng.gen_range(0..4)],
+                        )
+                    })
+                    .collect();
+                if n == 2 && rng.gen_bool(0.3) {
+                    cards[1] = Card::new(cards[0].rank, Suit::Hearts);
+                }
+                let h = felt_core::Hand::from_cards(&cards);
+                if h.total() > 21 {
+                    continue;
+                }
+                let (up, mask) = (rng.gen_range(0..UPS), rng.gen_range(0..MASKS));
+                if table.code(&cards, h.total(), h.is_soft(), up, mask) & INDEXED == 0 {
+                    continue;
+                }
+                flagged += 1;
+                pairs += usize::from(n == 2 && cards[0].value() == cards[1].value());
+                let ask = HandAsk {
+                    cards: &cards,
+                    total: h.total(),
+                    soft: h.is_soft(),
+                    up,
+                    mask,
+                };
+                for tc in [
+                    i32::MIN,
+                    -1000,
+                    -40,
+                    -12,
+                    -6,
+                    -3,
+                    -2,
+                    -1,
+                    0,
+                    1,
+                    2,
+                    3,
+                    4,
+                    5,
+                    6,
+                    8,
+                    12,
+                    40,
+                    1000,
+                    i32::MAX,
+                ] {
+                    assert_eq!(
+                        resolved.code(&ask, tc),
+                        Some(table.hand_indexed(ask, &ix, || tc)),
+                        "{game}: {cards:?} against up {up}, mask {mask}, true count {tc}"
+                    );
+                }
+            }
+            assert!(
+                flagged > 1000 && pairs > 50,
+                "{game}: {flagged} flagged hands, {pairs} pairs"
+            );
+        }
+    }
 
     #[test]
     fn compile_takes_the_first_legal_action_of_the_ranking() {
