@@ -271,12 +271,7 @@ impl StrategyTable {
                 return self.table[((PAIR_ROW + a) * UPS + up) * MASKS + mask];
             }
         }
-        let row = if soft {
-            SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
-        } else {
-            usize::from(total.min(21))
-        };
-        self.table[(row * UPS + up) * MASKS + mask]
+        self.table[(total_row(total, soft) * UPS + up) * MASKS + mask]
     }
 
     /// The action taken on a hand of `cards` against `up` when the engine offers
@@ -494,12 +489,7 @@ impl StrategyTable {
             }
         }
         code.unwrap_or_else(|| {
-            let row = if soft {
-                SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
-            } else {
-                usize::from(total.min(21))
-            };
-            ix.apply(row, up, &mut mask, &mut tc, &mut cached)
+            ix.apply(total_row(total, soft), up, &mut mask, &mut tc, &mut cached)
                 .unwrap_or_else(|| self.unflagged_code(cards, total, soft, up, mask))
         })
     }
@@ -548,6 +538,16 @@ impl StrategyTable {
     }
 }
 
+/// The table's row of a hand that is not played as a pair: its soft or hard total.
+#[inline(always)]
+fn total_row(total: u8, soft: bool) -> usize {
+    if soft {
+        SOFT_ROW + usize::from(total.clamp(12, 21)) - 12
+    } else {
+        usize::from(total.min(21))
+    }
+}
+
 /// A counter's index plays worked out ahead ([`StrategyTable::resolve_indices`]): for
 /// each flagged cell (a pair's row or a total's, and the up card), each mask of the
 /// options offered and each true count in a range past every entry's bounds, the code
@@ -577,8 +577,7 @@ impl ResolvedIndices {
     pub(crate) fn code(&self, h: &HandAsk<'_>, tc: i32) -> Option<u8> {
         let row = match h.cards {
             [c1, c2] if c1.value() == c2.value() => PAIR_ROW + usize::from(c1.value() - 1),
-            _ if h.soft => SOFT_ROW + usize::from(h.total.clamp(12, 21)) - 12,
-            _ => usize::from(h.total.min(21)),
+            _ => total_row(h.total, h.soft),
         };
         let start = *self.cells.get(row * UPS + h.up)?;
         if start == NO_CELL {
