@@ -84,6 +84,18 @@ impl MemoryMeters {
         self.meters.iter().copied()
     }
 
+    /// Where meter `id` is held, for [`MemoryMeters::value_at`]: a meter keeps its
+    /// place once set (meters are never removed).
+    pub fn position(&self, id: &MeterId) -> Option<usize> {
+        self.meters.iter().position(|(i, _)| i == id)
+    }
+
+    /// The value of the meter held at `position` (from [`MemoryMeters::position`]).
+    #[inline(always)]
+    pub fn value_at(&self, position: usize) -> Option<Money> {
+        self.meters.get(position).map(|(_, v)| *v)
+    }
+
     fn slot(&mut self, id: &MeterId) -> Option<&mut Money> {
         self.meters
             .iter_mut()
@@ -171,5 +183,22 @@ mod tests {
         assert_eq!(ch.after, Money::ZERO);
         assert_eq!(m.refill(&id, Money(5)).unwrap().after, Money(5));
         assert!(NoMeters.value(&id).is_none());
+    }
+
+    #[test]
+    fn a_meter_keeps_its_position_and_value_at_reads_it() {
+        let (a, b) = (MeterId::new("a").unwrap(), MeterId::new("b").unwrap());
+        let mut m = MemoryMeters::new();
+        m.set(a, Money(10));
+        m.set(b, Money(20));
+        let (pa, pb) = (m.position(&a).unwrap(), m.position(&b).unwrap());
+        assert_ne!(pa, pb);
+        m.contribute(&b, Money(5));
+        m.set(a, Money(11));
+        assert_eq!(m.position(&a), Some(pa));
+        assert_eq!(m.value_at(pa), Some(Money(11)));
+        assert_eq!(m.value_at(pb), Some(Money(25)));
+        assert_eq!(m.position(&MeterId::new("c").unwrap()), None);
+        assert_eq!(m.value_at(2), None);
     }
 }

@@ -8,7 +8,7 @@ use felt_core::round::{BetKind, Event, MeterWhy, Outcome};
 use felt_core::rules::{LateNatural, Peek, ThirdCard};
 use felt_core::sidebet::HandName;
 use felt_core::{
-    Action, ActionError, Basis, Decision, MeterId, Meters, Money, Phase, Rules, Table,
+    Action, ActionError, Basis, Decision, MemoryMeters, MeterId, Meters, Money, Phase, Rules, Table,
 };
 
 fn is_side_settled(e: &Event, id: &str) -> bool {
@@ -383,6 +383,51 @@ fn b7_1_every_wager_adds_the_increment_whatever_its_outcome() {
     assert_eq!(side(&t, "blazing-7s").0, Outcome::Lose);
     assert_eq!(t.meters.value(&meter_id()), Some(m("2000.40")));
     t.check();
+}
+
+/// The events that moved a meter.
+fn meter_events(t: &T) -> usize {
+    t.sink
+        .events
+        .iter()
+        .filter(|e| matches!(e, Event::Meter { .. }))
+        .count()
+}
+
+#[test]
+fn b7_1_a_wager_whose_meter_is_missing_stops_the_deal_and_changes_nothing() {
+    let mut t = T::new(&b7(), 2, &[]);
+    t.bet(0, 0, "5");
+    t.bet(1, 0, "5");
+    t.side(1, 0, "blazing-7s", "1");
+    // The store has lost the meter.
+    t.meters = MemoryMeters::new();
+    let (before, events) = (t.round.clone(), t.sink.events.len());
+    assert_eq!(
+        t.try_act(Action::Deal),
+        Err(ActionError::MeterMissing { id: meter_id() })
+    );
+    assert!(t.round == before, "a refused deal changed the round");
+    assert_eq!(t.sink.events.len(), events, "a refused deal emitted events");
+    assert_eq!(t.meters, MemoryMeters::new());
+    // With its meter back, the same deal goes ahead and the wager adds its increment.
+    t.meters.set(meter_id(), m("2000"));
+    t.deal();
+    assert_eq!(t.meters.value(&meter_id()), Some(m("2000.20")));
+    assert_eq!(meter_events(&t), 1);
+}
+
+#[test]
+fn b7_1_a_wager_withdrawn_before_the_deal_needs_no_meter() {
+    let mut t = T::new(&b7(), 2, &[]);
+    t.bet(0, 0, "5");
+    t.side(0, 0, "blazing-7s", "1");
+    t.bet(1, 0, "5");
+    t.try_act(Action::Withdraw { seat: 0, spot: 0 }).unwrap();
+    t.meters = MemoryMeters::new();
+    t.deal();
+    assert_eq!(meter_events(&t), 0);
+    assert_eq!(t.meters, MemoryMeters::new());
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::sides::{FlatSums, LineNets, SideLookup};
 use crate::stats::{BetAccumulator, BetSummary};
 use crate::strategy::{StrategyKind, StrategyTable};
 use felt_core::id::ShortId;
-use felt_core::meter::{MemoryMeters, MeterId, Meters};
+use felt_core::meter::{MemoryMeters, MeterId};
 use felt_core::money::Money;
 use felt_core::round::{
     ActionError, BetKind, MeterWhy, Outcome, Settlement, SpotBets, TableError, MAX_BALANCE,
@@ -636,18 +636,21 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
     let mut tally = Tally::new(&plan.sides);
     let with_sides = !plan.sides.is_empty();
     let side_sums = with_sides && plan.side_nets.is_none();
-    let meters_sampled = plan.sides.iter().any(|s| s.meter.is_some());
+    // Each side bet's meter, where the meters hold it (looked up once, not each round).
+    let sampled: Vec<(usize, Option<usize>)> = plan
+        .sides
+        .iter()
+        .enumerate()
+        .filter_map(|(b, s)| s.meter.as_ref().map(|id| (b, meters.position(id))))
+        .collect();
+    // Each of those meters' values at the start of a round, summed over the rounds;
+    // every spot of a round sees the same value, so the spots multiply in at the end.
+    let mut sums = vec![0i128; sampled.len()];
     let strategy = &plan.strategy;
     let mut decide = |c: &felt_core::DecisionContext<'_>| strategy.decide(c);
     for _ in 0..n {
-        if meters_sampled {
-            for (b, s) in plan.sides.iter().enumerate() {
-                if let Some(id) = &s.meter {
-                    let v = meters.value(id).unwrap_or(Money::ZERO);
-                    tally.meters[b].value_sum += i128::from(v.0) * i128::from(plan.nspots as i64);
-                    tally.meters[b].samples += plan.nspots;
-                }
-            }
+        for (sum, &(_, at)) in sums.iter_mut().zip(&sampled) {
+            *sum += i128::from(at.and_then(|at| meters.value_at(at)).map_or(0, |v| v.0));
         }
         round.begin(&mut tally)?;
         for b in &plan.bets {
@@ -655,6 +658,10 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
         }
         round.play_auto(&mut decide, &mut meters, &mut tally)?;
         tally.end_round(plan, side_sums);
+    }
+    for (sum, &(b, _)) in sums.iter().zip(&sampled) {
+        tally.meters[b].value_sum += sum * i128::from(plan.nspots);
+        tally.meters[b].samples += n * plan.nspots;
     }
     tally.fold(plan);
     tally.busy = start.elapsed();

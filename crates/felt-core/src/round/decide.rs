@@ -260,7 +260,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         let s = &mut self.spots[usize::from(si)];
         s.side[k] = amount;
         s.side_state[k] = SideState::Open;
-        self.sides_placed = true;
+        self.sides_on |= 1 << k;
         io.emit(Event::Moved(Move {
             from: Account::Seat { seat },
             to: Account::Felt,
@@ -363,16 +363,32 @@ impl<R: RngCore + CryptoRng> Round<R> {
             return Err(ActionError::NoBets);
         }
         // Only a side bet on the felt can need a meter.
-        let progressive = self.sides_placed && self.table.cfg.any_progressive;
-        if progressive {
-            self.check_meters(io)?;
+        let progressive = match self.sides_on {
+            0 => 0,
+            on => on & self.table.cfg.progressives,
+        };
+        if progressive != 0 {
+            self.check_meters(progressive, io)?;
         }
         // Applied: lock-out, then the meters take their increments (B7-1).
         io.emit(Event::BetsClosed);
-        let increments = if progressive { self.order.len() } else { 0 };
-        for o in 0..increments {
+        if progressive != 0 {
+            self.contribute_increments(progressive, io);
+        }
+        self.stage = Stage::Dealing(0);
+        Ok(())
+    }
+
+    /// Each progressive bet of `progressive` (bit `k` for side bet `k`) on a spot adds
+    /// its increment to its meter, spot by spot in dealing order (B7-1).
+    #[inline(always)]
+    fn contribute_increments<I: Io>(&mut self, progressive: u8, io: &mut I) {
+        for o in 0..self.order.len() {
             let si = self.order[o];
-            for k in 0..self.table.cfg.sides.len() {
+            let mut bets = progressive;
+            while bets != 0 {
+                let k = bets.trailing_zeros() as usize;
+                bets &= bets - 1;
                 let b = &self.table.cfg.sides[k];
                 let (id, Some(p)) = (&b.id, &b.progressive) else {
                     continue;
@@ -398,35 +414,43 @@ impl<R: RngCore + CryptoRng> Round<R> {
                 }
             }
         }
-        self.stage = Stage::Dealing(0);
+    }
+
+    /// Every meter a progressive bet on the felt needs is there. `progressive` holds
+    /// every progressive bet placed this round (bit `k` for side bet `k`): when all
+    /// their meters are there, so is every meter needed, which is the common case and
+    /// one look-up a bet.
+    #[inline(always)]
+    fn check_meters<I: Io>(&self, progressive: u8, io: &I) -> Result<(), ActionError> {
+        let mut bets = progressive;
+        while bets != 0 {
+            let k = bets.trailing_zeros() as usize;
+            bets &= bets - 1;
+            if let Some(p) = &self.table.cfg.sides[k].progressive {
+                if io.meter_value(&p.meter).is_none() {
+                    return self.first_missing_meter(io);
+                }
+            }
+        }
         Ok(())
     }
 
-    /// Every meter a progressive bet on the felt needs is there.
-    fn check_meters<I: Io>(&self, io: &I) -> Result<(), ActionError> {
-        // A bet's meter is looked up once (the first spot betting it): the answer is
-        // the same for every spot, so the first missing meter found is the same too.
-        // The bet is read in place: a copy of it on the stack would be read back (the
-        // meter's id compared) before its stores retire.
-        // The spots are looked at until every progressive bet's meter is checked.
+    /// The first missing meter a bet on the felt needs, spot by spot in the spots'
+    /// order and bet by bet in the rules file's order; `Ok` if none (a bet placed then
+    /// withdrawn needs no meter).
+    #[cold]
+    #[inline(never)]
+    fn first_missing_meter<I: Io>(&self, io: &I) -> Result<(), ActionError> {
         let sides = &self.table.cfg.sides;
-        let all = (0..sides.len())
-            .filter(|&k| sides[k].progressive.is_some())
-            .fold(0u32, |m, k| m | 1 << k);
-        let mut checked = 0u32;
         for s in self.spots.live() {
-            if checked == all {
-                break;
-            }
             for (k, b) in sides.iter().enumerate() {
-                if checked & (1 << k) != 0 || s.side_state[k] != SideState::Open {
+                if s.side_state[k] != SideState::Open {
                     continue;
                 }
                 if let Some(p) = &b.progressive {
                     if io.meter_value(&p.meter).is_none() {
                         return Err(ActionError::MeterMissing { id: p.meter });
                     }
-                    checked |= 1 << k;
                 }
             }
         }

@@ -73,7 +73,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
         self.up = super::NO_CARD;
         self.hole_turned = false;
         self.natural_known = None;
-        self.sides_placed = false;
+        self.sides_on = 0;
         self.natural_waits = false;
         self.third_waits = false;
         self.insured = false;

@@ -269,8 +269,9 @@ pub struct Round<R> {
     pub(crate) hole_turned: bool,
     /// `Some(true)`: the dealer's natural is known; `Some(false)`: known not to be there.
     pub(crate) natural_known: Option<bool>,
-    /// Whether a side bet was placed this round (if not, no side bet is on the felt).
-    pub(crate) sides_placed: bool,
+    /// The side bets placed this round, bit `k` for side bet `k` (a bet withdrawn
+    /// keeps its bit): a side bet without its bit is on no spot.
+    pub(crate) sides_on: u8,
     /// Whether a side bet waits for the hole card (a line on the dealer's natural).
     pub(crate) natural_waits: bool,
     /// Whether a 7s bet was put to wait for its third card this round (two 7s).
@@ -433,7 +434,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             up: NO_CARD,
             hole_turned: false,
             natural_known: None,
-            sides_placed: false,
+            sides_on: 0,
             natural_waits: false,
             third_waits: false,
             insured: false,

@@ -500,7 +500,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// its third card, the Lucky Ladies top line for the hole card.
     #[inline]
     pub(crate) fn settle_initial_side_bets<I: Io>(&mut self, io: &mut I) {
-        if self.sides_placed {
+        if self.sides_on != 0 {
             self.settle_initial_side_bets_placed(io);
         }
     }
@@ -632,7 +632,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     #[cold]
     pub(crate) fn dealer_natural<I: Io>(&mut self, late: bool, io: &mut I) {
         self.settle_insurance(true, io);
-        if self.sides_placed {
+        if self.sides_on != 0 {
             self.dealer_natural_side_bets(late, io);
         }
         let late_natural = self.table.cfg.late_natural;

@@ -177,8 +177,8 @@ pub(crate) struct Config {
     /// The side bets in settlement order, optional wagers first, progressives last
     /// (B7-7), with how each settles at the deal; kept by every round inline.
     pub at_deal: [DealSide; MAX_SIDE_BETS],
-    /// Whether any side bet has a progressive meter.
-    pub any_progressive: bool,
+    /// The side bets with a progressive meter, bit `k` for side bet `k`.
+    pub progressives: u8,
 }
 
 /// The totals a two-card hand may double on, as a bit set (bit `t` for total `t`).
@@ -292,7 +292,11 @@ impl Table {
             exact: t.rounding == Rounding::Exact,
             main: m.limits(),
             blackjack: m.blackjack_payout(),
-            any_progressive: sides.iter().any(|b| b.progressive.is_some()),
+            progressives: sides
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.progressive.is_some())
+                .fold(0u8, |m, (k, _)| m | 1 << k),
             sides,
             at_deal,
         };
