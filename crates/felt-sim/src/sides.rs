@@ -132,23 +132,44 @@ impl FlatSums {
 
 /// A side bet's net for each way it settles, when one stake of the same amount is
 /// its only wager in a round (one spot): a round's net is then its settlement's, so
-/// the round sums follow from how often each line was hit and the bet lost.
+/// the round sums follow from how often each line was hit and the bet lost, and,
+/// for the lines paid from a meter, from the sums of their nets ([`MeterLineNets`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LineNets {
     stake: i64,
-    /// The player's net on each line of the pay table (cents).
-    lines: Vec<i64>,
+    /// The player's net on each line of the pay table (cents); `None` for a line paid
+    /// from a meter, whose net changes with the meter.
+    lines: Vec<Option<i64>>,
+}
+
+/// The nets of a side bet's wins on lines paid from its meter, summed as they come:
+/// their sum and their sum of squares (cents).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct MeterLineNets {
+    net: i128,
+    net_sq: i128,
+}
+
+impl MeterLineNets {
+    /// One win on a line paid from the meter, of net `net` (cents).
+    #[inline]
+    pub(crate) fn record(&mut self, net: i64) {
+        let n = i128::from(net);
+        self.net += n;
+        self.net_sq += n * n;
+    }
 }
 
 impl LineNets {
     /// The nets of the side bets `bets` at their minimum stakes, if there are any and
-    /// every round's sums follow from their line counts: one spot a round and no bet
-    /// with a progressive meter (a line paid from it changes from round to round).
+    /// every round's sums follow from their line counts and meter wins: one spot a
+    /// round.
     pub(crate) fn for_bets(bets: &[SideBet], spots: u64) -> Option<Vec<LineNets>> {
         if spots != 1 || bets.is_empty() {
             return None;
         }
-        bets.iter()
+        let nets = bets
+            .iter()
             .map(|b| {
                 let stake = b.limits.min;
                 let lines = b
@@ -164,29 +185,41 @@ impl LineNets {
                         }
                         LinePay::Meter(_) => None,
                     })
-                    .collect::<Option<Vec<i64>>>()?;
-                (b.progressive.is_none()).then_some(LineNets {
+                    .collect();
+                LineNets {
                     stake: stake.0,
                     lines,
-                })
+                }
             })
-            .collect()
+            .collect();
+        Some(nets)
     }
 
-    /// The player's net on line `line` of the pay table (cents).
+    /// The player's net on line `line` of the pay table (cents); `None` for a line
+    /// paid from the meter.
     #[cfg(test)]
     pub(crate) fn net_of_line(&self, line: usize) -> Option<i64> {
-        self.lines.get(line).copied()
+        self.lines.get(line).copied().flatten()
     }
 
-    /// The sums of `rounds` rounds in which the lines were hit `hits` times and the
-    /// bet lost `loses` times (the other rounds returned the stake: net 0).
-    pub(crate) fn sums(&self, rounds: u64, hits: &[u64], loses: u64) -> FlatSums {
-        let mut net = -i128::from(loses) * i128::from(self.stake);
-        let mut net_sq = i128::from(loses) * i128::from(self.stake) * i128::from(self.stake);
-        for (&h, &n) in hits.iter().zip(&self.lines) {
-            net += i128::from(h) * i128::from(n);
-            net_sq += i128::from(h) * i128::from(n) * i128::from(n);
+    /// The sums of `rounds` rounds in which the lines were hit `hits` times, the
+    /// wins on lines paid from the meter summed in `meter`, and the bet lost `loses`
+    /// times (the other rounds returned the stake: net 0).
+    pub(crate) fn sums(
+        &self,
+        rounds: u64,
+        hits: &[u64],
+        meter: MeterLineNets,
+        loses: u64,
+    ) -> FlatSums {
+        let mut net = -i128::from(loses) * i128::from(self.stake) + meter.net;
+        let mut net_sq =
+            i128::from(loses) * i128::from(self.stake) * i128::from(self.stake) + meter.net_sq;
+        for (&h, n) in hits.iter().zip(&self.lines) {
+            if let Some(n) = n {
+                net += i128::from(h) * i128::from(*n);
+                net_sq += i128::from(h) * i128::from(*n) * i128::from(*n);
+            }
         }
         FlatSums {
             rounds,

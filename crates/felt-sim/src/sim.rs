@@ -14,14 +14,14 @@
 
 use crate::counting::{CountPlan, CountSums, CountingOptions, CountingReport};
 use crate::runner::{run_chunk_range, shard_chunks, RunError, MAX_THREADS};
-use crate::sides::{FlatSums, LineNets, SideLookup};
+use crate::sides::{FlatSums, LineNets, MeterLineNets, SideLookup};
 use crate::stats::{BetAccumulator, BetSummary};
 use crate::strategy::{StrategyKind, StrategyTable};
 use felt_core::id::ShortId;
 use felt_core::meter::{MemoryMeters, MeterId};
 use felt_core::money::Money;
 use felt_core::round::{
-    ActionError, BetKind, MeterWhy, Outcome, Settlement, SpotBets, TableError, MAX_BALANCE,
+    ActionError, BetKind, MeterWhy, Outcome, Pays, Settlement, SpotBets, TableError, MAX_BALANCE,
     MAX_SIDE_BETS,
 };
 use felt_core::rules::RulesError;
@@ -409,6 +409,9 @@ pub(crate) struct Tally {
     pub(crate) splits: u64,
     pub(crate) sides: Vec<BetAccumulator>,
     side_loses: Vec<u64>,
+    /// Each side bet's wins on lines paid from its meter not yet in `sides` (their
+    /// nets change with the meter, so their line counts do not give their sums).
+    meter_line_nets: [MeterLineNets; MAX_SIDE_BETS],
     pub(crate) meters: Vec<MeterAcc>,
     pub(crate) voided: u64,
     pub(crate) busy: Duration,
@@ -476,6 +479,7 @@ impl Tally {
                 .map(|s| BetAccumulator::new(s.lines.len()))
                 .collect(),
             side_loses: vec![0; sides.len()],
+            meter_line_nets: [MeterLineNets::default(); MAX_SIDE_BETS],
             meters: vec![MeterAcc::default(); sides.len()],
             voided: 0,
             busy: Duration::ZERO,
@@ -507,11 +511,17 @@ impl Tally {
         let Some(net) = self.side_net.get_mut(b) else {
             return;
         };
-        *net += s.returned.0 - s.stake.0;
+        let this = s.returned.0 - s.stake.0;
+        *net += this;
         match (s.outcome, s.line) {
             (Outcome::Win, Some(h)) => {
                 if let Some(l) = self.lookup.line(b, h) {
                     self.sides[b].hit(l);
+                }
+                if let (Some(Pays::Meter { .. }), Some(m)) =
+                    (s.pays, self.meter_line_nets.get_mut(b))
+                {
+                    m.record(this);
                 }
             }
             (Outcome::Lose, _) => self.side_loses[b] += 1,
@@ -554,7 +564,8 @@ impl Tally {
     fn side_sums_from_lines(&mut self, nets: &[LineNets]) {
         let rounds = self.main_flat.rounds();
         for (b, n) in nets.iter().enumerate().take(MAX_SIDE_BETS) {
-            let f = n.sums(rounds, &self.sides[b].line_hits, self.side_loses[b]);
+            let meter = std::mem::take(&mut self.meter_line_nets[b]);
+            let f = n.sums(rounds, &self.sides[b].line_hits, meter, self.side_loses[b]);
             debug_assert_eq!(i128::from(self.side_net[b]), f.net());
             self.side_net[b] = 0;
             self.side_flat[b] = f;
@@ -1347,19 +1358,18 @@ mod tests {
     use felt_core::presets;
     use rand::SeedableRng;
 
-    /// The side bets' sums worked out from their line counts are the integers that
-    /// recording every round gives, for every preset whose bets allow it; a bet paid
-    /// from a meter, or more than one spot, records every round.
+    /// The side bets' sums worked out from their line counts (and their wins paid
+    /// from a meter) are the integers that recording every round gives, for every
+    /// preset with side bets; more than one spot records every round.
     #[test]
     fn side_sums_from_line_counts_are_the_recorded_sums() {
         let mut derived_presets = 0;
         for name in presets::names() {
             let rules = presets::load(name).unwrap().unwrap();
             let sim = prepare(&rules, &SimOptions::default()).unwrap();
-            let metered = sim.plan.sides.iter().any(|s| s.meter.is_some());
             assert_eq!(
                 sim.plan.side_nets.is_some(),
-                !sim.plan.sides.is_empty() && !metered,
+                !sim.plan.sides.is_empty(),
                 "{name}"
             );
             let two_spots = SimOptions {
@@ -1377,7 +1387,7 @@ mod tests {
             assert_eq!(nets.len(), sim.plan.sides.len());
             derived_sums_are_recorded_sums(name, sim.plan);
         }
-        assert!(derived_presets >= 4, "{derived_presets} presets derived");
+        assert!(derived_presets >= 5, "{derived_presets} presets derived");
     }
 
     /// Runs one chunk of `plan` with its side sums worked out from the line counts and
@@ -1399,32 +1409,66 @@ mod tests {
         }
     }
 
+    /// The rules file `games/NAME.toml` with each `(from, to)` of `edits` made once.
+    fn edited_game(name: &str, edits: &[(&str, &str)]) -> Rules {
+        let path = format!("{}/../../games/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let mut text = std::fs::read_to_string(path).unwrap();
+        for (from, to) in edits {
+            assert!(text.contains(from), "{from}");
+            text = text.replacen(from, to, 1);
+        }
+        Rules::from_toml(&text, &format!("{name}, edited")).unwrap()
+    }
+
+    /// The same when lines paid from the meter win often, the meter's share taken
+    /// `to` and `for` the stake (in the preset they are three 7s, too rare to be hit
+    /// in a chunk of the test).
+    #[test]
+    fn side_sums_from_line_counts_hold_for_lines_paid_from_the_meter() {
+        let rules = edited_game(
+            "blazing-7s",
+            &[
+                (
+                    r#"{ hand = "two-sevens",               odds = "25:1",       basis = "to" }"#,
+                    r#"{ hand = "two-sevens",               meter_percent = 5,   basis = "for" }"#,
+                ),
+                (
+                    r#"{ hand = "one-seven",                odds = "2:1",        basis = "to" }"#,
+                    r#"{ hand = "one-seven",                meter_percent = 1,   basis = "to" }"#,
+                ),
+            ],
+        );
+        let sim = prepare(&rules, &SimOptions::default()).unwrap();
+        let nets = sim.plan.side_nets.clone().unwrap();
+        assert_eq!(nets[0].net_of_line(4), None);
+        // Three 7s pay 200 to 1 on a 1.00 stake: 200.00 won.
+        assert_eq!(nets[0].net_of_line(2), Some(20_000));
+        // Many wins are paid from the meter, each its own amount.
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let t = run_chunk(&sim.plan, 40_000, &mut rng).unwrap();
+        assert!(t.meters[0].awards > 2_000, "{} awards", t.meters[0].awards);
+        assert!(t.sides[0].line_hits[3] > 50 && t.sides[0].line_hits[4] > 2_000);
+        derived_sums_are_recorded_sums("blazing-7s, edited", sim.plan);
+    }
+
     /// The same with lines paid `for` and payouts rounded down to the cent (10 to 3 on
     /// a 1.00 stake), which no preset has.
     #[test]
     fn side_sums_from_line_counts_hold_for_lines_paid_for_and_rounded_down() {
-        let text = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../games/lucky-ladies.toml"
-        ))
-        .unwrap();
-        let edits = [
-            (r#"rounding = "exact""#, r#"rounding = "down""#),
-            (
-                r#"odds = "4:1",    basis = "to""#,
-                r#"odds = "10:3",   basis = "to""#,
-            ),
-            (
-                r#"odds = "9:1",    basis = "to""#,
-                r#"odds = "29:3",   basis = "for""#,
-            ),
-        ];
-        let mut edited = text.clone();
-        for (from, to) in edits {
-            assert!(edited.contains(from), "{from}");
-            edited = edited.replacen(from, to, 1);
-        }
-        let rules = Rules::from_toml(&edited, "lucky-ladies, edited").unwrap();
+        let rules = edited_game(
+            "lucky-ladies",
+            &[
+                (r#"rounding = "exact""#, r#"rounding = "down""#),
+                (
+                    r#"odds = "4:1",    basis = "to""#,
+                    r#"odds = "10:3",   basis = "to""#,
+                ),
+                (
+                    r#"odds = "9:1",    basis = "to""#,
+                    r#"odds = "29:3",   basis = "for""#,
+                ),
+            ],
+        );
         let sim = prepare(&rules, &SimOptions::default()).unwrap();
         let nets = sim.plan.side_nets.clone().unwrap();
         // any-20 pays 333 on 100 (the third of a cent dropped); suited-20 returns 966.
