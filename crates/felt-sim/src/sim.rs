@@ -647,20 +647,20 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
     let mut tally = Tally::new(&plan.sides);
     let with_sides = !plan.sides.is_empty();
     let side_sums = with_sides && plan.side_nets.is_none();
-    // Each side bet's meter, where the meters hold it (looked up once, not each round).
-    let sampled: Vec<(usize, Option<usize>)> = plan
+    // Each side bet with a meter: the bet, where the meters hold its meter (looked up
+    // once, not each round) and the meter's values at the start of a round, summed over
+    // the rounds (every spot of a round sees the same value: the spots multiply in at
+    // the end).
+    let mut sampled: Vec<(usize, Option<usize>, i128)> = plan
         .sides
         .iter()
         .enumerate()
-        .filter_map(|(b, s)| s.meter.as_ref().map(|id| (b, meters.position(id))))
+        .filter_map(|(b, s)| s.meter.as_ref().map(|id| (b, meters.position(id), 0)))
         .collect();
-    // Each of those meters' values at the start of a round, summed over the rounds;
-    // every spot of a round sees the same value, so the spots multiply in at the end.
-    let mut sums = vec![0i128; sampled.len()];
     let strategy = &plan.strategy;
     let mut decide = |c: &felt_core::DecisionContext<'_>| strategy.decide(c);
     for _ in 0..n {
-        for (sum, &(_, at)) in sums.iter_mut().zip(&sampled) {
+        for (_, at, sum) in &mut sampled {
             *sum += i128::from(at.and_then(|at| meters.value_at(at)).map_or(0, |v| v.0));
         }
         round.begin(&mut tally)?;
@@ -670,7 +670,7 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
         round.play_auto(&mut decide, &mut meters, &mut tally)?;
         tally.end_round(plan, side_sums);
     }
-    for (sum, &(b, _)) in sums.iter().zip(&sampled) {
+    for &(b, _, sum) in &sampled {
         tally.meters[b].value_sum += sum * i128::from(plan.nspots);
         tally.meters[b].samples += n * plan.nspots;
     }

@@ -363,10 +363,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
             return Err(ActionError::NoBets);
         }
         // Only a side bet on the felt can need a meter.
-        let progressive = match self.sides_on {
-            0 => 0,
-            on => on & self.table.cfg.progressives,
-        };
+        let progressive = self.sides_on & self.table.cfg.progressives;
         if progressive != 0 {
             self.check_meters(progressive, io)?;
         }
@@ -385,10 +382,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     fn contribute_increments<I: Io>(&mut self, progressive: u8, io: &mut I) {
         for o in 0..self.order.len() {
             let si = self.order[o];
-            let mut bets = progressive;
-            while bets != 0 {
-                let k = bets.trailing_zeros() as usize;
-                bets &= bets - 1;
+            for k in side_bets_in(progressive) {
                 let b = &self.table.cfg.sides[k];
                 let (id, Some(p)) = (&b.id, &b.progressive) else {
                     continue;
@@ -422,10 +416,7 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// one look-up a bet.
     #[inline(always)]
     fn check_meters<I: Io>(&self, progressive: u8, io: &I) -> Result<(), ActionError> {
-        let mut bets = progressive;
-        while bets != 0 {
-            let k = bets.trailing_zeros() as usize;
-            bets &= bets - 1;
+        for k in side_bets_in(progressive) {
             if let Some(p) = &self.table.cfg.sides[k].progressive {
                 if io.meter_value(&p.meter).is_none() {
                     return self.first_missing_meter(io);
@@ -1069,6 +1060,17 @@ impl<R: RngCore + CryptoRng> Round<R> {
             Decision::Insure(_) | Decision::EvenMoney | Decision::Decline => {}
         }
     }
+}
+
+/// The side bets of the mask `bets` (bit `k` for side bet `k`), lowest first.
+#[inline(always)]
+fn side_bets_in(bets: u8) -> impl Iterator<Item = usize> {
+    let mut left = bets;
+    std::iter::from_fn(move || {
+        let k = (left != 0).then(|| left.trailing_zeros() as usize)?;
+        left &= left - 1;
+        Some(k)
+    })
 }
 
 #[cfg(test)]
