@@ -552,9 +552,11 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The automated path: deals (if betting is open), runs every chance step and
     /// asks `strategy` for each decision, until the round is done. A decision the
     /// strategy returns that is not legal stops the round there with the error.
-    /// Compiled into its caller, a simulator's round loop, which then keeps the round's
-    /// state at hand (called out of line, a round took about 145 instructions more).
-    #[inline(always)]
+    /// Kept out of line: compiled into a simulator's round loop it took about 100
+    /// instructions a round fewer, but that one large loop ran at 8 to 15 M rounds a
+    /// second depending on where its copy's code landed in physical memory, against
+    /// 13 to 14 out of line (docs/architecture.md, "The round out of line").
+    #[inline(never)]
     pub fn play_auto<F, M, S>(
         &mut self,
         strategy: &mut F,
