@@ -601,7 +601,7 @@ pub(crate) fn run_chunk(
             };
             round.place_spot(&bets, &mut sink)?;
         }
-        round.play_auto(&mut decide, &mut meters, &mut sink)?;
+        play_auto_apart(&mut round, &mut decide, &mut meters, &mut sink)?;
         let t = &mut sink.tally;
         if in_play {
             let (main_net, wagered) = (t.main_net, t.main_wagered);
@@ -1255,6 +1255,24 @@ pub fn text(r: &CountingReport) -> String {
         }
     }
     s
+}
+
+/// [`felt_core::Round::play_auto`] kept out of the counter's loop, as
+/// [`crate::sim`]'s round is kept out of its loop (docs/architecture.md, "The round out
+/// of line").
+#[inline(never)]
+fn play_auto_apart<F, M, S>(
+    round: &mut felt_core::Round<ChaCha8Rng>,
+    decide: &mut F,
+    meters: &mut M,
+    sink: &mut S,
+) -> Result<(), felt_core::ActionError>
+where
+    F: Strategy + ?Sized,
+    M: Meters + ?Sized,
+    S: EventSink + ?Sized,
+{
+    round.play_auto(decide, meters, sink)
 }
 
 #[cfg(test)]

@@ -552,11 +552,12 @@ impl<R: RngCore + CryptoRng> Round<R> {
     /// The automated path: deals (if betting is open), runs every chance step and
     /// asks `strategy` for each decision, until the round is done. A decision the
     /// strategy returns that is not legal stops the round there with the error.
-    /// Kept out of line: compiled into a simulator's round loop it took about 100
-    /// instructions a round fewer, but that one large loop ran at 8 to 15 M rounds a
-    /// second depending on where its copy's code landed in physical memory, against
-    /// 13 to 14 out of line (docs/architecture.md, "The round out of line").
-    #[inline(never)]
+    /// Compiled into its caller. The simulators call it from a function of one round
+    /// that they keep out of their loops: compiled into a chunk's loop, the round ran
+    /// at 8 to 15 M rounds a second depending on where the copy's code landed in
+    /// physical memory, against 13 to 14 apart (docs/architecture.md, "The round out
+    /// of line").
+    #[inline(always)]
     pub fn play_auto<F, M, S>(
         &mut self,
         strategy: &mut F,
