@@ -681,10 +681,12 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
     Ok(tally)
 }
 
-/// One round: begun, bet, played and tallied. Kept out of the chunk's loop: with the
-/// round compiled into the loop, the one large function ran at 8 to 15 M rounds a
-/// second by where the copy's code landed in physical memory (docs/architecture.md,
-/// "The round out of line").
+/// One round: begun, bet, played and tallied. Kept out of the chunk's loop: compiled
+/// into it, the loop was one function of 33 KB whose speed depended on where the
+/// copy's code landed in physical memory (from layout to layout, a median of 11.3-13.4
+/// M rounds a second and a lower quartile of 8.4-10.4), against 13.6 (13.1-13.4) out
+/// of line, for 87 instructions a round more (docs/architecture.md, "The round out of
+/// line").
 #[inline(never)]
 fn play_round<F: felt_core::Strategy + ?Sized>(
     round: &mut felt_core::Round<ChaCha8Rng>,
