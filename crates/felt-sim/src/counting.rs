@@ -42,7 +42,7 @@ use crate::strategy::{decision_of, full_double, HandAsk, ResolvedIndices, Strate
 use felt_core::meter::{MemoryMeters, Meters};
 use felt_core::money::Money;
 use felt_core::round::{BetKind, MeterWhy, SpotBets, MAX_BALANCE, MAX_SIDE_BETS};
-use felt_core::{Decision, DecisionContext, Event, EventSink, Phase, Strategy};
+use felt_core::{ActionError, Decision, DecisionContext, Event, EventSink, Phase, Round, Strategy};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::cell::Cell;
@@ -657,11 +657,11 @@ pub(crate) fn run_chunk(
 /// "The round out of line").
 #[inline(never)]
 fn play_out_of_line<F, M, S>(
-    round: &mut felt_core::Round<ChaCha8Rng>,
+    round: &mut Round<ChaCha8Rng>,
     decide: &mut F,
     meters: &mut M,
     sink: &mut S,
-) -> Result<(), felt_core::ActionError>
+) -> Result<(), ActionError>
 where
     F: Strategy + ?Sized,
     M: Meters + ?Sized,

@@ -26,7 +26,7 @@ use felt_core::round::{
 };
 use felt_core::rules::RulesError;
 use felt_core::sidebet::HandName;
-use felt_core::{Decision, Event, EventSink, Rules, Table};
+use felt_core::{Decision, Event, EventSink, Round, Rules, Strategy, Table};
 use felt_math::main_game::{analyse, MainGameError};
 use felt_math::sidebet::{analyse_all, SideBetError};
 use rand::RngCore;
@@ -688,8 +688,8 @@ fn run_chunk(plan: &Plan, n: u64, rng: &mut ChaCha8Rng) -> Result<Tally, SimErro
 /// of line, for 87 instructions a round more (docs/architecture.md, "The round out of
 /// line").
 #[inline(never)]
-fn play_round<F: felt_core::Strategy + ?Sized>(
-    round: &mut felt_core::Round<ChaCha8Rng>,
+fn play_round<F: Strategy + ?Sized>(
+    round: &mut Round<ChaCha8Rng>,
     plan: &Plan,
     decide: &mut F,
     meters: &mut MemoryMeters,
